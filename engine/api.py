@@ -1,0 +1,189 @@
+"""JSON answers shared by the command line and the web API, so both say exactly the same.
+
+>>> check_json("pay-me", 5, [], ["9C JK 2D QC"])["valid"]
+False
+>>> schedule_json("three-thirteen", {}, None)[0]
+{'round': 1, 'cards': 3, 'wild': ['3'], 'multiplier': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
+from engine.errors import CardError, IllegalLayoff, OptionError
+from engine.layoffs import score_with_layoffs, table_melds, verify_layoff
+from engine.melds import check_meld
+from engine.rules import OPTION_SPECS, PRESETS, DeckRow, RuleSet, parse_set_arguments, rule_set
+from engine.schedule import RoundInfo, round_info, schedule
+from engine.solver import best_arrangement
+
+Overrides = Mapping[str, object] | Sequence[str] | None
+
+
+def rules_from(variant: str, overrides: Overrides) -> RuleSet:
+    """A rule set from ``--set KEY=VALUE`` strings or a JSON object of options."""
+    if overrides is None:
+        return rule_set(variant)
+    if isinstance(overrides, Mapping):
+        return rule_set(variant, overrides)
+    if isinstance(overrides, str):
+        raise OptionError("options must be KEY=VALUE pairs or a JSON object")
+    return rule_set(variant, parse_set_arguments(list(overrides)))
+
+
+def deck_row(rules: RuleSet, players: int | None) -> DeckRow:
+    """The decks in play: for the players given, else the preset's largest table (RULES.md 1)."""
+    if players is None:
+        return rules.preset.largest_table
+    return rules.preset.table_for(players)
+
+
+def variants_json() -> list[dict[str, Any]]:
+    """Every preset with its parameters."""
+    return [
+        {
+            "id": preset.id,
+            "name": preset.name,
+            "min_players": preset.min_players,
+            "max_players": preset.max_players,
+            "kind": preset.kind,
+            "seed": preset.seed,
+            "rounds": 11 if preset.kind == "rummy" else None,
+            "decks": [
+                {"max_players": row.max_players, "decks": row.decks, "jokers": row.jokers} for row in preset.deck_table
+            ],
+            "wild": {
+                "jokers": preset.wild_jokers,
+                "twos": preset.wild_twos,
+                "round_rank": preset.wild_round_rank,
+                "text": preset.wild_text,
+            },
+            "going_out": preset.going_out_text,
+            "penalties": preset.penalty_text,
+            "money": preset.money,
+            "options": preset.defaults.as_json() if preset.kind == "rummy" else {},
+            "decisions": list(preset.decisions),
+        }
+        for preset in PRESETS.values()
+    ]
+
+
+def option_specs_json() -> list[dict[str, Any]]:
+    return [
+        {"key": spec.key, "kind": spec.kind, "title": spec.title, "effect": spec.effect, "choices": list(spec.choices)}
+        for spec in OPTION_SPECS.values()
+    ]
+
+
+def schedule_json(variant: str, overrides: Overrides, players: int | None) -> list[dict[str, Any]]:
+    """One entry per round; with a player count, the decks and jokers in play."""
+    rules = rules_from(variant, overrides)
+    rounds = schedule(rules)
+    row = rules.preset.table_for(players) if players is not None else None
+    entries = []
+    for info in rounds:
+        entry = info.as_json()
+        if row is not None:
+            entry["decks"] = row.decks
+            entry["jokers"] = row.jokers
+        entries.append(entry)
+    return entries
+
+
+def _round(rules: RuleSet, number: object) -> RoundInfo:
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise OptionError(f'round must be a whole number, not "{number}"')
+    return round_info(rules, number)
+
+
+def _melds(texts: Sequence[str]) -> list[tuple[MeldCard, ...]]:
+    melds = []
+    for number, text in enumerate(texts, start=1):
+        if not isinstance(text, str):
+            raise CardError(f"meld {number} must be a string of cards")
+        cards = parse_meld(text)
+        if not cards:
+            raise CardError(f"meld {number} has no cards")
+        melds.append(cards)
+    return melds
+
+
+def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | None) -> None:
+    row = deck_row(rules, players)
+    verify_in_play(cards, row.decks, row.jokers)
+
+
+def check_json(
+    variant: str, round_number: object, overrides: Overrides, melds: Sequence[str], players: int | None = None
+) -> dict[str, Any]:
+    """Verdicts on melds, as ``check`` prints them."""
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    parsed = _melds(melds)
+    if not parsed:
+        raise CardError("give at least one meld")
+    _verify_cards_exist([held.card for meld in parsed for held in meld], rules, players)
+    verdicts = [check_meld(meld, rules, info) for meld in parsed]
+    return {
+        "valid": all(verdict.valid for verdict in verdicts),
+        "melds": [verdict.as_json() for verdict in verdicts],
+    }
+
+
+def best_json(
+    variant: str,
+    round_number: object,
+    overrides: Overrides,
+    hand: str,
+    declarer: Sequence[str] = (),
+    players: int | None = None,
+) -> dict[str, Any]:
+    """The least-penalty arrangement of a hand, as ``best`` prints it; with the declarer's
+    melds, lay-offs onto them count too (D7)."""
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    if not isinstance(hand, str):
+        raise CardError("hand must be a string of cards")
+    cards = parse_cards(hand)
+    declared = table_melds(list(declarer), rules, info) if declarer else ()
+    table_cards = [card for meld in declared for card in meld.cards]
+    _verify_cards_exist(list(cards) + table_cards, rules, players)
+    if not declared:
+        return best_arrangement(cards, rules, info).as_json()
+    return score_with_layoffs(cards, declared, rules, info).as_json()
+
+
+def layoff_json(
+    variant: str,
+    round_number: object,
+    overrides: Overrides,
+    declarer: Sequence[str],
+    onto: object,
+    cards: str,
+    players: int | None = None,
+) -> dict[str, Any]:
+    """The verdict on one lay-off onto meld `onto` (from 1) of the declarer's melds."""
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    declared = table_melds(list(declarer), rules, info)
+    if not isinstance(cards, str):
+        raise CardError("cards must be a string of cards")
+    if not isinstance(onto, int) or isinstance(onto, bool):
+        raise OptionError(f'onto must be a meld number, not "{onto}"')
+    laid = parse_meld(cards)
+    if not laid:
+        raise CardError("give at least one card to lay off")
+    _verify_cards_exist([held.card for held in laid] + [c for meld in declared for c in meld.cards], rules, players)
+    try:
+        extended = verify_layoff(declared, onto - 1, laid, rules, info)
+    except IllegalLayoff as problem:
+        return {
+            "valid": False,
+            "code": problem.code,
+            "reason": str(problem),
+            "declarer": [meld.as_json() for meld in declared],
+        }
+    after = [extended if index == onto - 1 else meld for index, meld in enumerate(declared)]
+    return {"valid": True, "code": None, "reason": None, "declarer": [meld.as_json() for meld in after]}

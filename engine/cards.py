@@ -1,0 +1,284 @@
+"""Card notation (RULES.md section 1): parsing and formatting cards and melds.
+
+>>> Card.parse("10h"), Card.parse("T♥"), str(Card.parse("t♥"))
+(Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>), Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>), '10H')
+>>> [str(card) for card in parse_cards("JK, 7h 🃏 *")]
+['JK', '7H', 'JK', 'JK']
+>>> str(MeldCard.parse("jk=7h"))
+'JK=7H'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import ClassVar, TypeVar
+
+from engine.errors import CardError, DeckError
+
+
+class Suit(Enum):
+    """The four suits, by their one-letter code."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class Rank(IntEnum):
+    """Ranks from Ace (1) to King (13); an ace's place in a run depends on the rules."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def token(self) -> str:
+        """The rank as written in card notation: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
+        return _RANK_TOKENS[self]
+
+    @property
+    def word(self) -> str:
+        """The rank as a word, singular: ``Ace``, ``Ten``."""
+        return self.name.capitalize()
+
+    @property
+    def plural(self) -> str:
+        """The rank as a plural word, for sentences such as 'Kings are wild'."""
+        return "Sixes" if self is Rank.SIX else self.word + "s"
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Read a rank token (``A``, ``2`` … ``10``, ``T``, ``J``, ``Q``, ``K``)."""
+        rank = _RANKS_BY_TOKEN.get(text.strip().upper())
+        if rank is None:
+            raise CardError(f'"{text}" is not a rank')
+        return rank
+
+
+_RANK_TOKENS = {rank: str(rank.value) for rank in Rank} | {
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+}
+_RANKS_BY_TOKEN = {token: rank for rank, token in _RANK_TOKENS.items()} | {"T": Rank.TEN}
+_SUITS_BY_TOKEN = {suit.value: suit for suit in Suit} | {suit.symbol: suit for suit in Suit}
+_JOKER_TOKENS = {"JK", "JOKER", "*", "🃏"}
+_T = TypeVar("_T")
+_SEPARATORS = re.compile(r"[\s,]+")
+# Emoji presentation selectors sometimes follow a suit symbol typed on a phone.
+_INVISIBLE = str.maketrans("", "", "\ufe0f\ufe0e\u200d")
+
+
+@dataclass(frozen=True)
+class Card:
+    """A playing card, or a joker when both rank and suit are None.
+
+    >>> Card.parse("q♠").symbol
+    'Q♠'
+    >>> Card.JOKER.is_joker
+    True
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+
+    JOKER: ClassVar[Card]
+
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
+            raise CardError("a card needs both a rank and a suit, or neither for a joker")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card token; raise CardError quoting it when it is not a card."""
+        card = _parse_token(text)
+        if card is None:
+            raise CardError(f'"{text}" is not a card')
+        return card
+
+    def __str__(self) -> str:
+        if self.rank is None or self.suit is None:
+            return "JK"
+        return self.rank.token + self.suit.value
+
+    def __repr__(self) -> str:
+        if self.rank is None:
+            return "Card.JOKER"
+        return f"Card(rank={self.rank!r}, suit={self.suit!r})"
+
+    @property
+    def symbol(self) -> str:
+        """The card as the pages show it: ``10♥``, ``🃏``."""
+        if self.rank is None or self.suit is None:
+            return "🃏"
+        return self.rank.token + self.suit.symbol
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Suit then rank, jokers last."""
+        if self.rank is None or self.suit is None:
+            return (len(Suit), 0)
+        return (_SUIT_ORDER[self.suit], int(self.rank))
+
+
+_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
+
+
+def _parse_token(text: str) -> Card | None:
+    token = text.translate(_INVISIBLE).strip().upper()
+    if token in _JOKER_TOKENS:
+        return Card.JOKER
+    if len(token) < 2:
+        return None
+    suit = _SUITS_BY_TOKEN.get(token[-1])
+    rank = _RANKS_BY_TOKEN.get(token[:-1])
+    if suit is None or rank is None:
+        return None
+    return Card(rank, suit)
+
+
+Card.JOKER = Card(None, None)
+
+
+@dataclass(frozen=True)
+class MeldCard:
+    """A card as written in a meld, with the card it stands for when it is a wild (``JK=7H``).
+
+    >>> MeldCard.parse("2c=8h").role
+    Card(rank=<Rank.EIGHT: 8>, suit=<Suit.HEARTS: 'H'>)
+    >>> str(MeldCard.parse("9c"))
+    '9C'
+    """
+
+    card: Card
+    role: Card | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> MeldCard:
+        """Read ``CARD`` or ``CARD=ROLE``; a role must be a card, not a joker."""
+        card_text, equals, role_text = text.partition("=")
+        card = Card.parse(card_text) if card_text.strip() else None
+        if card is None:
+            raise CardError(f'"{text}" is not a card')
+        if not equals:
+            return cls(card)
+        role = _parse_token(role_text)
+        if role is None or role.is_joker:
+            raise CardError(f'"{text}" does not say which card the wild stands for')
+        return cls(card, role)
+
+    def __str__(self) -> str:
+        return str(self.card) if self.role is None else f"{self.card}={self.role}"
+
+    @property
+    def symbol(self) -> str:
+        return self.card.symbol if self.role is None else f"{self.card.symbol} as {self.role.symbol}"
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split card notation on spaces and commas."""
+    return [token for token in _SEPARATORS.split(text.strip()) if token]
+
+
+def parse_meld(text: str) -> tuple[MeldCard, ...]:
+    """Read a meld as written; wild roles (``JK=7H``) are allowed.
+
+    >>> [str(card) for card in parse_meld("9C JK 2D=JC QC")]
+    ['9C', 'JK', '2D=JC', 'QC']
+    >>> parse_meld("9C 7X")
+    Traceback (most recent call last):
+    ...
+    engine.errors.CardError: "7X" at position 2 is not a card
+    """
+    return tuple(_parse_each(text, MeldCard.parse))
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a hand: cards only, without wild roles.
+
+    >>> [card.symbol for card in parse_cards("10h T♠, jk")]
+    ['10♥', '10♠', '🃏']
+    """
+    cards = []
+    for position, token in enumerate(split_tokens(text), start=1):
+        if "=" in token:
+            raise CardError(f'"{token}" at position {position}: a hand takes plain cards, not wild roles')
+        cards.append(_parse_at(token, position, Card.parse))
+    return tuple(cards)
+
+
+def _parse_each(text: str, parse: Callable[[str], _T]) -> list[_T]:
+    return [_parse_at(token, position, parse) for position, token in enumerate(split_tokens(text), start=1)]
+
+
+def _parse_at(token: str, position: int, parse: Callable[[str], _T]) -> _T:
+    try:
+        return parse(token)
+    except CardError:
+        raise CardError(f'"{token}" at position {position} is not a card') from None
+
+
+def format_cards(cards: Iterable[Card | MeldCard]) -> str:
+    """Canonical notation, space separated.
+
+    >>> format_cards(parse_cards("t♥ joker"))
+    '10H JK'
+    """
+    return " ".join(str(card) for card in cards)
+
+
+def verify_in_play(cards: Iterable[Card], decks: int, jokers: int) -> None:
+    """Raise DeckError when the cards could not all come from the decks in play.
+
+    >>> verify_in_play(parse_cards("7H 7H"), decks=1, jokers=2)
+    Traceback (most recent call last):
+    ...
+    engine.errors.DeckError: "7H" appears 2 times, but 1 deck holds only 1
+    """
+    counts = Counter(cards)
+    for card, count in counts.items():
+        limit = jokers if card.is_joker else decks
+        if count <= limit:
+            continue
+        if card.is_joker and jokers == 0:
+            raise DeckError(f'"{card}" cannot be played: this game uses no jokers')
+        holder = f"{decks} deck{'s' if decks != 1 else ''} {'hold' if decks != 1 else 'holds'}"
+        if card.is_joker:
+            raise DeckError(f'"JK" appears {count} times, but only {jokers} jokers are in play')
+        raise DeckError(f'"{card}" appears {count} times, but {holder} only {limit}')
+

@@ -1,0 +1,140 @@
+"""The engine's command line (RULES.md section 8): JSON on stdout, exit status 2 on bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from engine.api import best_json, check_json, layoff_json, schedule_json, variants_json
+from engine.errors import EngineError
+
+
+class UsageError(Exception):
+    """Bad command-line usage; reported as one line with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="Card Table Companion rules engine.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    commands.add_parser("variants", help="list every preset and its parameters")
+
+    schedule = commands.add_parser("schedule", help="the rounds of a preset")
+    _add_rules_arguments(schedule)
+    schedule.add_argument("--players", type=int)
+
+    check = commands.add_parser("check", help="judge melds")
+    _add_rules_arguments(check)
+    check.add_argument("--round", type=int, required=True)
+    check.add_argument("--players", type=int)
+    check.add_argument("melds", nargs="+", metavar="MELD")
+
+    best = commands.add_parser("best", help="the lowest-penalty arrangement of a hand")
+    _add_rules_arguments(best)
+    best.add_argument("--round", type=int)
+    best.add_argument("--players", type=int)
+    best.add_argument("--declarer", action="append", default=[], metavar="MELD")
+    best.add_argument("--jsonl", action="store_true", help="read {round, hand} objects from stdin")
+    best.add_argument("hand", nargs="?", metavar="HAND")
+
+    layoff = commands.add_parser("layoff", help="judge one lay-off onto a declarer's meld")
+    _add_rules_arguments(layoff)
+    layoff.add_argument("--round", type=int, required=True)
+    layoff.add_argument("--players", type=int)
+    layoff.add_argument("--declarer", action="append", default=[], required=True, metavar="MELD")
+    layoff.add_argument("--onto", type=int, required=True, help="the meld's number, from 1")
+    layoff.add_argument("cards", metavar="CARDS")
+
+    bench = commands.add_parser("bench", help="time the solver against a brute-force reference")
+    bench.add_argument("--hands", type=int, default=400)
+    bench.add_argument("--reference-hands", type=int, default=60)
+    bench.add_argument("--seed", type=int, default=2026)
+    return parser
+
+
+def _add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True)
+    parser.add_argument("--set", action="append", default=[], dest="overrides", metavar="KEY=VALUE")
+
+
+def _emit(payload: Any, out: TextIO) -> None:
+    out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> None:
+    if args.command == "variants":
+        _emit(variants_json(), out)
+    elif args.command == "schedule":
+        _emit(schedule_json(args.variant, args.overrides, args.players), out)
+    elif args.command == "check":
+        _emit(check_json(args.variant, args.round, args.overrides, args.melds, args.players), out)
+    elif args.command == "best":
+        _run_best(args, out)
+    elif args.command == "layoff":
+        _emit(
+            layoff_json(args.variant, args.round, args.overrides, args.declarer, args.onto, args.cards, args.players),
+            out,
+        )
+    elif args.command == "bench":
+        from engine.bench import run_benchmark
+
+        run_benchmark(args.hands, args.reference_hands, args.seed, out)
+
+
+def _run_best(args: argparse.Namespace, out: TextIO) -> None:
+    if args.jsonl:
+        if args.hand is not None:
+            raise UsageError("--jsonl reads hands from standard input; give no HAND argument")
+        for line in sys.stdin:
+            if line.strip():
+                _emit(_best_line(args, line), out)
+                out.flush()
+        return
+    if args.hand is None:
+        raise UsageError("best needs a HAND, or --jsonl")
+    if args.round is None:
+        raise UsageError("best needs --round")
+    _emit(best_json(args.variant, args.round, args.overrides, args.hand, args.declarer, args.players), out)
+
+
+def _best_line(args: argparse.Namespace, line: str) -> dict[str, Any]:
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError:
+        return {"error": f"line is not JSON: {line.strip()[:60]!r}"}
+    if not isinstance(request, dict):
+        return {"error": "each line must be a JSON object with round and hand"}
+    try:
+        round_number = request.get("round", args.round)
+        hand = request.get("hand")
+        if not isinstance(hand, str):
+            return {"error": 'each line needs "hand": a string of cards'}
+        if not isinstance(round_number, int) or isinstance(round_number, bool):
+            return {"error": 'each line needs "round": a whole number'}
+        declarer = request.get("declarer", args.declarer)
+        if not isinstance(declarer, list) or not all(isinstance(meld, str) for meld in declarer):
+            return {"error": '"declarer" must be a list of meld strings'}
+        return best_json(args.variant, round_number, args.overrides, hand, declarer, args.players)
+    except EngineError as error:
+        return {"error": str(error)}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; return the exit status."""
+    out = out or sys.stdout
+    try:
+        args = _parser().parse_args(argv)
+        _run(args, out)
+    except (UsageError, EngineError) as error:
+        message = " ".join(str(error).split())
+        sys.stderr.write(f"error: {message}\n")
+        return 2
+    return 0

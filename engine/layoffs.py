@@ -1,0 +1,365 @@
+"""Lay-offs onto the declarer's melds (D5, D6), and scoring a hand with them (D7).
+
+>>> from engine.rules import rule_set
+>>> from engine.schedule import round_info
+>>> rules = rule_set("pay-me-family")
+>>> info = round_info(rules, 5)
+>>> melds = table_melds(["AH 2H 3H"], rules, info)
+>>> melds = lay_off(melds, 0, parse_meld("4H"), rules, info)
+>>> str(melds[0])
+'AH 2H 3H 4H'
+>>> lay_off(melds, 0, parse_meld("4H"), rules, info)
+Traceback (most recent call last):
+...
+engine.errors.IllegalLayoff: 4H cannot be laid off on AH 2H 3H 4H: that place (4H) is already filled.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card, MeldCard, parse_meld
+from engine.errors import IllegalLayoff, IllegalMeld
+from engine.melds import MeldKind, check_meld, rank_at, rank_positions
+from engine.rules import RuleSet
+from engine.schedule import RoundInfo
+from engine.penalties import base_penalty
+from engine.solver import Arrangement, Settings, arrange
+
+__all__ = [
+    "LayoffScore",
+    "TableMeld",
+    "can_lay_off",
+    "lay_off",
+    "parse_meld",
+    "score_with_layoffs",
+    "table_melds",
+    "verify_layoff",
+]
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: its cards, what each stands for, and (runs) each one's place."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    read_as: tuple[Card, ...]
+    positions: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self.meld_cards)
+
+    @property
+    def meld_cards(self) -> tuple[MeldCard, ...]:
+        """The meld written with every wild's role, so a re-check keeps wild places fixed (D5)."""
+        return tuple(
+            MeldCard(card) if card == stands else MeldCard(card, stands)
+            for card, stands in zip(self.cards, self.read_as, strict=True)
+        )
+
+    def as_json(self) -> list[str]:
+        return [str(card) for card in self.meld_cards]
+
+
+def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
+    """Read the declarer's melds; raise IllegalMeld naming the first that is not legal."""
+    laid = []
+    for number, text in enumerate(melds, start=1):
+        cards = parse_meld(text)
+        verdict = check_meld(cards, rules, info)
+        if not verdict.valid or verdict.kind is None or verdict.read_as is None:
+            raise IllegalMeld(
+                verdict.code or "illegal", f"declarer's meld {number} ({text.strip()}) is not legal: {verdict.reason}"
+            )
+        laid.append(_from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions))
+    return tuple(laid)
+
+
+def _from_reading(
+    kind: MeldKind, cards: tuple[Card, ...], read_as: tuple[Card, ...], positions: tuple[int, ...]
+) -> TableMeld:
+    if kind is MeldKind.RUN:
+        order = sorted(range(len(cards)), key=lambda index: positions[index])
+        return TableMeld(
+            kind,
+            tuple(cards[i] for i in order),
+            tuple(read_as[i] for i in order),
+            tuple(positions[i] for i in order),
+        )
+    return TableMeld(kind, cards, read_as)
+
+
+def lay_off(
+    melds: Sequence[TableMeld], target: int, cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo
+) -> tuple[TableMeld, ...]:
+    """The declarer's melds after one lay-off onto meld `target` (0-based); raises IllegalLayoff."""
+    extended = verify_layoff(melds, target, cards, rules, info)
+    return tuple(extended if index == target else meld for index, meld in enumerate(melds))
+
+
+def can_lay_off(
+    melds: Sequence[TableMeld], target: int, cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo
+) -> bool:
+    """Whether the cards may be laid off onto meld `target`."""
+    try:
+        verify_layoff(melds, target, cards, rules, info)
+    except IllegalLayoff:
+        return False
+    return True
+
+
+def verify_layoff(
+    melds: Sequence[TableMeld], target: int, cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo
+) -> TableMeld:
+    """The meld as extended by the lay-off, or IllegalLayoff with the reason."""
+    cards = tuple(cards)
+    if not rules.options.lay_offs:
+        raise IllegalLayoff("no_layoffs", f"{rules.preset.name} has no lay-offs: cards left in hand score.")
+    if not 0 <= target < len(melds):
+        raise IllegalLayoff(
+            "not_declarers_meld",
+            f"Meld {target + 1} is not one of the declarer's melds; lay-offs go only onto the "
+            f"{len(melds)} meld{'s' if len(melds) != 1 else ''} of the player who went out.",
+        )
+    if not cards:
+        raise IllegalLayoff("no_cards", "A lay-off needs at least one card.")
+    meld = melds[target]
+    what = f"{' '.join(str(card) for card in cards)} cannot be laid off on {meld}"
+    if meld.kind is MeldKind.SET:
+        return _extend_set(meld, cards, rules, info, what)
+    return _extend_run(meld, cards, rules, info, what)
+
+
+def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    rank = meld.read_as[0].rank
+    for held in cards:
+        stands = held.role or held.card
+        if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
+            raise IllegalLayoff("wrong_rank", f"{what}: {held} is not a card of that set's rank.")
+    return _judge(meld.meld_cards + cards, rules, info, what)
+
+
+def _judge(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    verdict = check_meld(cards, rules, info)
+    if not verdict.valid or verdict.kind is None or verdict.read_as is None:
+        raise IllegalLayoff(verdict.code or "illegal", f"{what}: {verdict.reason}")
+    return _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+
+
+def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    suit = meld.read_as[0].suit
+    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
+    occupied = dict(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
+    fixed: dict[int, MeldCard] = {}
+    free: list[MeldCard] = []
+    for held in cards:
+        wild = info.is_wild(held.card)
+        if wild and held.role is None:
+            free.append(held)
+            continue
+        stands = held.role or held.card
+        if stands.suit != suit:
+            raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
+        assert stands.rank is not None
+        places = rank_positions(stands.rank, ace, no_aces)
+        outside = [place for place in places if place not in occupied and place not in fixed]
+        if not outside:
+            raise _filled_problem(held, places, occupied, fixed, what)
+        fixed[_nearest(outside, meld.positions)] = held
+    return _place_run(meld, fixed, free, rules, info, what)
+
+
+def _nearest(places: list[int], positions: tuple[int, ...]) -> int:
+    return min(places, key=lambda place: min(abs(place - position) for position in positions))
+
+
+def _filled_problem(
+    held: MeldCard, places: tuple[int, ...], occupied: dict[int, tuple[Card, Card]], fixed: dict[int, MeldCard], what: str
+) -> IllegalLayoff:
+    if not places:
+        return IllegalLayoff("aces_not_in_runs", f"{what}: with no aces in runs, an ace melds only in a set.")
+    place = places[0]
+    if place in occupied:
+        card, stands = occupied[place]
+        if card != stands:
+            return IllegalLayoff(
+                "replaces_wild",
+                f"{what}: {card} already stands for {stands}, and a lay-off may not replace a wild card.",
+            )
+        return IllegalLayoff("position_filled", f"{what}: that place ({stands}) is already filled.")
+    return IllegalLayoff("position_filled", f"{what}: two cards would stand in the same place ({fixed[place]}).")
+
+
+def _place_run(
+    meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], rules: RuleSet, info: RoundInfo, what: str
+) -> TableMeld:
+    suit = meld.read_as[0].suit
+    assert suit is not None
+    taken = set(meld.positions) | set(fixed)
+    low, high = min(taken), max(taken)
+    gaps = [place for place in range(low, high + 1) if place not in taken]
+    if len(gaps) > len(free):
+        raise IllegalLayoff(
+            "gap",
+            f"{what}: it does not reach the run; the gap needs {len(gaps)} more wild "
+            f"card{'s' if len(gaps) != 1 else ''}.",
+        )
+    extras = len(free) - len(gaps)
+    first_problem: IllegalLayoff | None = None
+    for above in range(extras, -1, -1):
+        places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
+        layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+        for place, held in zip(places, free, strict=True):
+            if not 1 <= place <= 14:
+                break
+            layout[place] = (held.card, Card(rank_at(place), suit))
+        else:
+            layout.update({place: pair for place, pair in zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True)})
+            ordered = sorted(layout)
+            written = tuple(
+                MeldCard(layout[p][0]) if layout[p][0] == layout[p][1] else MeldCard(layout[p][0], layout[p][1])
+                for p in ordered
+            )
+            try:
+                return _judge(written, rules, info, what)
+            except IllegalLayoff as problem:
+                first_problem = first_problem or problem
+    raise first_problem or IllegalLayoff("ace_not_allowed", f"{what}: a run cannot go beyond its ends.")
+
+
+# --- scoring a hand with lay-offs (D7) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayoffScore:
+    """The least penalty of a hand when it may also lay off onto the declarer's melds."""
+
+    arrangement: Arrangement
+    layoffs: tuple[tuple[int, tuple[Card, ...]], ...]  # (meld index, cards laid off)
+    melds_after: tuple[TableMeld, ...]
+
+    def as_json(self) -> dict[str, object]:
+        payload = self.arrangement.as_json()
+        payload["layoffs"] = [
+            {"meld": index + 1, "cards": [str(card) for card in cards]} for index, cards in self.layoffs
+        ]
+        payload["declarer"] = [meld.as_json() for meld in self.melds_after]
+        return payload
+
+
+_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...]]
+
+
+def score_with_layoffs(
+    hand: Sequence[Card], declarer: Sequence[TableMeld], rules: RuleSet, info: RoundInfo
+) -> LayoffScore:
+    """Minimum penalty over own melds, lay-offs onto the declarer's melds, and leftovers."""
+    table = rules.options.penalty_table
+
+    def value(card: Card) -> int:
+        return base_penalty(card, table, info.is_wild(card))
+
+    def solve(cards: Counter[Card]) -> Arrangement:
+        return arrange(list(cards.elements()), rules, info, value)
+
+    best: _Best = (solve(Counter(hand)), (), tuple(declarer))
+    if rules.options.lay_offs and declarer:
+        best = _search_layoffs(Counter(hand), tuple(declarer), rules, info, solve, best)
+    arrangement, layoffs, after = best
+    scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
+    return LayoffScore(scored, layoffs, after)
+
+
+def _search_layoffs(
+    hand: Counter[Card],
+    declarer: tuple[TableMeld, ...],
+    rules: RuleSet,
+    info: RoundInfo,
+    solve: Callable[[Counter[Card]], Arrangement],
+    best: _Best,
+) -> _Best:
+    solved: dict[frozenset[tuple[Card, int]], Arrangement] = {}
+
+    def remaining_score(cards: Counter[Card]) -> Arrangement:
+        key = frozenset(cards.items())
+        if key not in solved:
+            solved[key] = solve(cards)
+        return solved[key]
+
+    def search(index: int, cards: Counter[Card], done: tuple[tuple[int, tuple[Card, ...]], ...], melds: tuple[TableMeld, ...]) -> None:
+        nonlocal best
+        if index == len(melds):
+            found = remaining_score(cards)
+            if found.penalty < best[0].penalty:
+                best = (found, done, melds)
+            return
+        search(index + 1, cards, done, melds)
+        for used in _layoff_candidates(melds[index], cards, rules, info):
+            try:
+                extended = verify_layoff(melds, index, [MeldCard(card) for card in used], rules, info)
+            except IllegalLayoff:
+                continue
+            left = cards - Counter(used)
+            after = tuple(extended if i == index else meld for i, meld in enumerate(melds))
+            search(index + 1, left, done + ((index, used),), after)
+
+    search(0, hand, (), declarer)
+    return best
+
+
+def _layoff_candidates(meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo) -> Iterator[tuple[Card, ...]]:
+    """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
+    wild_options = _distinct_wild_groups(cards, info)
+    if meld.kind is MeldKind.SET:
+        rank = meld.read_as[0].rank
+        mates = [card for card in cards if card.rank == rank and not info.is_wild(card)]
+        ranges = [range(cards[card] + 1) for card in mates]
+        for picks in itertools.product(*ranges):
+            naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
+            for extra in wild_options:
+                if naturals or extra:
+                    yield naturals + extra
+        return
+    yield from _run_candidates(meld, cards, rules, info, wild_options)
+
+
+def _distinct_wild_groups(cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
+    """Every sub-multiset of the hand's wild cards (different wilds may score differently)."""
+    wild_cards = [card for card in cards if info.is_wild(card)]
+    groups = []
+    for picks in itertools.product(*(range(cards[card] + 1) for card in wild_cards)):
+        groups.append(tuple(card for card, pick in zip(wild_cards, picks, strict=True) for _ in range(pick)))
+    return groups
+
+
+def _run_candidates(
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, wild_options: list[tuple[Card, ...]]
+) -> Iterator[tuple[Card, ...]]:
+    suit = meld.read_as[0].suit
+    settings = Settings.of(rules)
+    low, high = meld.positions[0], meld.positions[-1]
+    below = [Card(rank_at(p), suit) for p in range(low - 1, settings.lowest - 1, -1)]
+    above = [Card(rank_at(p), suit) for p in range(high + 1, settings.highest + 1)]
+    reach_below = _natural_prefixes(below, cards, info)
+    reach_above = _natural_prefixes(above, cards, info)
+    seen = set()
+    for low_group, high_group in itertools.product(reach_below, reach_above):
+        for extra in wild_options:
+            group = tuple(sorted(low_group + high_group + extra, key=lambda c: c.sort_key))
+            if group and group not in seen:
+                seen.add(group)
+                yield group
+
+
+def _natural_prefixes(places: list[Card], cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
+    """Naturals of the hand along one side of a run: every subset of those present."""
+    present = [card for card in places if cards[card] and (not info.is_wild(card))]
+    groups = []
+    for size in range(len(present) + 1):
+        groups.extend(itertools.combinations(present, size))
+    return groups
+

@@ -1,0 +1,565 @@
+"""Presets, house-rule options and decisions, as frozen data in registries (RULES.md 3-4).
+
+>>> rules = rule_set("pay-me", {"full_cycle": "true"})
+>>> rules.options.full_cycle, rules.preset.name
+(True, 'Pay Me')
+>>> rule_set("pay-me", {"full_cycel": True})
+Traceback (most recent call last):
+...
+engine.errors.OptionError: unknown option "full_cycel"; options are: full_cycle, distinct_suit_sets, no_aces_in_runs, ace, wild_limit, no_adjacent_wilds, wild_in_place_natural, lay_offs, discard_to_go_out, penalty_table, double_rounds
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from engine.errors import OptionError, PlayerCountError, VariantError
+
+
+class AceRule(Enum):
+    """Where an ace may stand in a run."""
+
+    LOW = "low"
+    HIGH = "high"
+    BOTH = "both"
+
+
+class WildLimit(Enum):
+    """How many wild cards a meld may hold."""
+
+    NONE = "none"
+    NOT_MORE_THAN_NATURALS = "not_more_than_naturals"
+
+
+class PenaltyTable(Enum):
+    """The penalty tables, named after the preset that defines each."""
+
+    PAY_ME = "pay-me"
+    PAY_ME_FAMILY = "pay-me-family"
+    THREE_THIRTEEN = "three-thirteen"
+    THREE_13 = "3-13"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The house-rule options of a game; each preset has its own defaults."""
+
+    full_cycle: bool = False
+    distinct_suit_sets: bool = False
+    no_aces_in_runs: bool = False
+    ace: AceRule = AceRule.LOW
+    wild_limit: WildLimit = WildLimit.NOT_MORE_THAN_NATURALS
+    no_adjacent_wilds: bool = True
+    wild_in_place_natural: bool = False
+    lay_offs: bool = True
+    discard_to_go_out: bool = False
+    penalty_table: PenaltyTable = PenaltyTable.PAY_ME
+    double_rounds: frozenset[int] = frozenset()
+
+    def as_json(self) -> dict[str, Any]:
+        """The options as JSON values, in the order RULES.md lists them."""
+        return {spec.key: spec.to_json(getattr(self, spec.key)) for spec in OPTION_SPECS.values()}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """What an option means, and how to read and write its values."""
+
+    key: str
+    kind: str  # "bool", "choice" or "rounds"
+    title: str
+    effect: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: object) -> Any:
+        """Read a value given as JSON or as a ``--set KEY=VALUE`` string."""
+        if self.kind == "bool":
+            return _parse_bool(self.key, value)
+        if self.kind == "rounds":
+            return _parse_rounds(self.key, value)
+        return _parse_choice(self, value)
+
+    def to_json(self, value: Any) -> Any:
+        if self.kind == "rounds":
+            return sorted(value)
+        if isinstance(value, Enum):
+            return value.value
+        return value
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _parse_bool(key: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise OptionError(f'option "{key}" takes true or false, not "{value}"')
+
+
+def _parse_choice(spec: OptionSpec, value: object) -> Any:
+    text = str(value).strip().lower()
+    if text not in spec.choices:
+        raise OptionError(f'option "{spec.key}" takes {" or ".join(spec.choices)}, not "{value}"')
+    enum_type = _CHOICE_TYPES[spec.key]
+    return enum_type(text)
+
+
+def _parse_rounds(key: str, value: object) -> frozenset[int]:
+    """Doubled rounds: a list of round numbers, ``10,11``, or true/false/none."""
+    if isinstance(value, bool):
+        return DEFAULT_DOUBLE_ROUNDS if value else frozenset()
+    if isinstance(value, list | tuple):
+        items = [str(item) for item in value]
+    else:
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return DEFAULT_DOUBLE_ROUNDS
+        if text in _FALSE | {"none", ""}:
+            return frozenset()
+        items = [item for item in text.replace(" ", ",").split(",") if item]
+    rounds = set()
+    for item in items:
+        if not item.strip().isdigit() or int(item) < 1:
+            raise OptionError(f'option "{key}" takes round numbers such as 10,11, not "{value}"')
+        rounds.add(int(item))
+    return frozenset(rounds)
+
+
+DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})
+
+_CHOICE_TYPES: dict[str, type[Enum]] = {
+    "ace": AceRule,
+    "wild_limit": WildLimit,
+    "penalty_table": PenaltyTable,
+}
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    spec.key: spec
+    for spec in (
+        OptionSpec(
+            "full_cycle",
+            "bool",
+            "Full cycle",
+            "Deal up to 14 cards (Aces wild) and back down to 3: 23 rounds instead of 11 (D2).",
+        ),
+        OptionSpec(
+            "distinct_suit_sets",
+            "bool",
+            "Sets need different suits",
+            "A set must show at least three different suits; a wild may supply a missing suit.",
+        ),
+        OptionSpec(
+            "no_aces_in_runs",
+            "bool",
+            "No aces in runs",
+            "Aces meld only in sets: no card, natural or wild, stands as an ace in a run.",
+        ),
+        OptionSpec(
+            "ace",
+            "choice",
+            "Ace in runs",
+            "low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
+            tuple(rule.value for rule in AceRule),
+        ),
+        OptionSpec(
+            "wild_limit",
+            "choice",
+            "Wild cards per meld",
+            "none: any number, all-wild melds allowed; "
+            "not_more_than_naturals: never more wilds than naturals in a meld.",
+            tuple(limit.value for limit in WildLimit),
+        ),
+        OptionSpec(
+            "no_adjacent_wilds",
+            "bool",
+            "No wilds side by side",
+            "Two wild cards may not stand next to each other in a run.",
+        ),
+        OptionSpec(
+            "wild_in_place_natural",
+            "bool",
+            "Wild in its own place is natural",
+            "A wild card that stands exactly for itself counts as a natural card (overrides D1).",
+        ),
+        OptionSpec(
+            "lay_offs",
+            "bool",
+            "Lay-offs",
+            "After someone goes out, the others may add cards to that player's melds.",
+        ),
+        OptionSpec(
+            "discard_to_go_out",
+            "bool",
+            "Must discard to go out",
+            "true: going out needs a final discard; false: with or without a final discard.",
+        ),
+        OptionSpec(
+            "penalty_table",
+            "choice",
+            "Penalty table",
+            "Which preset's table scores the cards left in hand.",
+            tuple(table.value for table in PenaltyTable),
+        ),
+        OptionSpec(
+            "double_rounds",
+            "rounds",
+            "Doubled rounds",
+            "Rounds whose penalties count double (true means rounds 10 and 11).",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """How many decks and jokers a table of up to `max_players` uses."""
+
+    max_players: int
+    decks: int
+    jokers: int
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A rule set as the seed text gives it: fixed facts plus default options."""
+
+    id: str
+    name: str
+    seed: str
+    kind: str  # "rummy" or "stops"
+    min_players: int
+    max_players: int
+    deck_table: tuple[DeckRow, ...]
+    wild_jokers: bool
+    wild_twos: bool
+    wild_round_rank: bool
+    defaults: Options
+    summary: str
+    wild_text: str
+    going_out_text: str
+    after_going_out_text: str
+    penalty_text: str
+    money: str  # "none", "pot" or "chips"
+    decisions: tuple[str, ...]
+
+    def table_for(self, players: int) -> DeckRow:
+        """Decks and jokers for a number of players.
+
+        >>> PRESETS["pay-me"].table_for(4)
+        DeckRow(max_players=4, decks=2, jokers=4)
+        """
+        verify_player_count(self, players)
+        return next(row for row in self.deck_table if players <= row.max_players)
+
+    @property
+    def largest_table(self) -> DeckRow:
+        return self.deck_table[-1]
+
+
+def verify_player_count(preset: Preset, players: int) -> None:
+    """Raise PlayerCountError unless the preset allows that many players."""
+    if not preset.min_players <= players <= preset.max_players:
+        raise PlayerCountError(
+            f"{preset.name} takes {preset.min_players} to {preset.max_players} players, not {players}"
+        )
+
+
+def can_seat(preset: Preset, players: int) -> bool:
+    """Whether the preset allows that many players."""
+    return preset.min_players <= players <= preset.max_players
+
+
+_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9")
+
+PRESETS: dict[str, Preset] = {
+    preset.id: preset
+    for preset in (
+        Preset(
+            id="pay-me",
+            name="Pay Me",
+            seed="000_846ffe8787e014f0.txt",
+            kind="rummy",
+            min_players=2,
+            max_players=8,
+            deck_table=(DeckRow(2, 1, 2), DeckRow(4, 2, 4), DeckRow(8, 3, 6)),
+            wild_jokers=True,
+            wild_twos=True,
+            wild_round_rank=True,
+            defaults=Options(),
+            summary="Eleven rounds of contract rummy, 3 to 13 cards. Meld sets and runs; "
+            'the first to meld every card declares "Pay Me". Lowest total wins.',
+            wild_text="Jokers, all 2s and the round's rank are wild.",
+            going_out_text="Declare with or without a final discard.",
+            after_going_out_text="Each other player has one last turn, drawing from the stock only.",
+            penalty_text="A-7 score 5; 8-K score 10; jokers, 2s and the round's rank score 15.",
+            money="none",
+            decisions=("D1", "D2", *_RUMMY_DECISIONS[1:]),
+        ),
+        Preset(
+            id="pay-me-family",
+            name="Pay Me (family rules)",
+            seed="001_e66f4e8c7e0f68e1.txt",
+            kind="rummy",
+            min_players=2,
+            max_players=6,
+            deck_table=(DeckRow(4, 1, 2), DeckRow(6, 2, 4)),
+            wild_jokers=True,
+            wild_twos=False,
+            wild_round_rank=True,
+            defaults=Options(penalty_table=PenaltyTable.PAY_ME_FAMILY),
+            summary="Pay Me as a family in Indiana plays it: eleven deals, 3 to 13 cards, "
+            "the round's rank and jokers wild, 2s natural.",
+            wild_text="Jokers and the round's rank are wild (D3); 2s are natural.",
+            going_out_text="Declare with or without a final discard.",
+            after_going_out_text="Each other player draws once more from the stock and discards.",
+            penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank "
+            "scores by its own rank (D4).",
+            money="none",
+            decisions=("D1", "D3", "D4", *_RUMMY_DECISIONS[1:]),
+        ),
+        Preset(
+            id="three-thirteen",
+            name="Three Thirteen",
+            seed="002_b0494917e5d528f7.txt",
+            kind="rummy",
+            min_players=2,
+            max_players=4,
+            deck_table=(DeckRow(2, 1, 0), DeckRow(4, 2, 0)),
+            wild_jokers=False,
+            wild_twos=False,
+            wild_round_rank=True,
+            defaults=Options(
+                wild_limit=WildLimit.NONE,
+                no_adjacent_wilds=False,
+                lay_offs=False,
+                discard_to_go_out=True,
+                penalty_table=PenaltyTable.THREE_THIRTEEN,
+            ),
+            summary="Eleven rounds, 3 to 13 cards, the round's rank wild and no jokers. "
+            "Go out by melding every card but a final discard. No lay-offs.",
+            wild_text="Only the round's rank is wild; any number of wilds, even all-wild melds.",
+            going_out_text="Meld every card but one and discard it.",
+            after_going_out_text="Each other player has one more turn.",
+            penalty_text="Ace 1; 2-10 face value; J, Q, K 10; a wild scores its face value.",
+            money="none",
+            decisions=("D1", "D7", "D8", "D9"),
+        ),
+        Preset(
+            id="3-13",
+            name="3-13",
+            seed="003_564429eeed7c9619.txt",
+            kind="rummy",
+            min_players=2,
+            max_players=9,
+            deck_table=(DeckRow(5, 2, 4), DeckRow(9, 3, 6)),
+            wild_jokers=True,
+            wild_twos=True,
+            wild_round_rank=False,
+            defaults=Options(
+                ace=AceRule.HIGH,
+                wild_limit=WildLimit.NONE,
+                no_adjacent_wilds=False,
+                discard_to_go_out=True,
+                penalty_table=PenaltyTable.THREE_13,
+                double_rounds=DEFAULT_DOUBLE_ROUNDS,
+            ),
+            summary="The money game: eleven rounds, 3 to 13 cards, jokers and 2s wild, aces high. "
+            "Knock after a final discard; a pot pays the knocker each round and the winner at the end.",
+            wild_text="Jokers and 2s are wild in every round; there is no round rank.",
+            going_out_text="Meld every card but one, discard it, then knock.",
+            after_going_out_text="Each other player has one more turn, from either pile.",
+            penalty_text="A 15; 3-10 face value; J, Q, K 10; wilds 0. Rounds 10 and 11 score double.",
+            money="pot",
+            decisions=_RUMMY_DECISIONS,
+        ),
+        Preset(
+            id="play-or-pay",
+            name="Play or Pay",
+            seed="004_86746446384aefff.txt",
+            kind="stops",
+            min_players=3,
+            max_players=10,
+            deck_table=(DeckRow(10, 1, 0),),
+            wild_jokers=False,
+            wild_twos=False,
+            wild_round_rank=False,
+            defaults=Options(),
+            summary="A Stops game with chips: play the next card of the suit or pay a chip; "
+            "the first player out of cards takes the pot.",
+            wild_text="No wild cards.",
+            going_out_text="Play your last card.",
+            after_going_out_text="Every other player pays one chip per card still held.",
+            penalty_text="One chip per card left in hand.",
+            money="chips",
+            decisions=(),
+        ),
+    )
+}
+
+RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if preset.kind == "rummy")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision of RULES.md section 4, where the seed texts are unclear."""
+
+    id: str
+    title: str
+    text: str
+    option: str | None
+
+
+DECISIONS: dict[str, Decision] = {
+    decision.id: decision
+    for decision in (
+        Decision(
+            "D1",
+            "A wild card is always wild",
+            'Seed 000 defines naturals as "non-wild" cards and says a wild may stand for "a card '
+            'of its own denomination". So in round 3 of Pay Me (5s wild), 5♥ 5♠ 5♦ is three wild '
+            "cards and no naturals: not a legal meld. Option wild_in_place_natural lets a wild card "
+            "that stands exactly for itself count as natural.",
+            "wild_in_place_natural",
+        ),
+        Decision(
+            "D2",
+            "Full Cycle length",
+            "Seed 000 says 22 rounds but also says the deal rises from 3 to 14 cards and falls "
+            "back to 3, which is 23 deals. The schedule follows the described deals: 3, 4, …, 14, "
+            "13, …, 3 (23 rounds), with the round's rank wild as usual and Aces wild in the "
+            "14-card round.",
+            "full_cycle",
+        ),
+        Decision(
+            "D3",
+            "Jokers in Pay Me (family rules)",
+            "Seed 001 plays with jokers in the deck and names the round's rank as wild; jokers are "
+            "taken to be wild as well. Twos are natural.",
+            None,
+        ),
+        Decision(
+            "D4",
+            "Pay Me (family rules) penalties",
+            "Seed 001 lists only a 10-point and a 5-point tier (the card pictures are lost): A-7 "
+            "score 5, 8-K and jokers score 10; a card of the round's wild rank scores by its own "
+            "rank's tier.",
+            "penalty_table",
+        ),
+        Decision(
+            "D5",
+            "A run's wild positions are fixed once laid down",
+            "A lay-off may not replace a wild (seed 000). A lay-off extends a meld at an end (runs) "
+            "or adds a card of the rank (sets); the meld must stay legal under the preset (wild "
+            "limit, no adjacent wilds). The same position can be filled only once (seed 001 Q&A: "
+            "a second 4♥ cannot also be laid off on A-2-3♥).",
+            "lay_offs",
+        ),
+        Decision(
+            "D6",
+            "Lay-offs chain in turn order",
+            "Players lay off one after another, starting left of the player who went out; a meld "
+            "extended by an earlier player can be extended further by a later one. Lay-offs go only "
+            "onto the melds of the player who went out, never onto another player's melds (seed 001 "
+            "Q&A).",
+            "lay_offs",
+        ),
+        Decision(
+            "D7",
+            "Scoring a hand",
+            "A player's penalty is the minimum over every way of splitting their hand into their "
+            "own melds, lay-offs (where allowed) and leftovers. The companion can compute it from "
+            "the cards entered; a table may also type the points directly.",
+            None,
+        ),
+        Decision(
+            "D8",
+            "The declarer scores 0",
+            "The player who went out must have melded every card; the companion can verify this "
+            "from the cards entered.",
+            None,
+        ),
+        Decision("D9", "Ties", "Equal lowest totals share the win.", None),
+    )
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A preset with the options one game plays by."""
+
+    preset: Preset
+    options: Options
+
+    @property
+    def rounds(self) -> int:
+        return 23 if self.options.full_cycle else 11
+
+    def decisions(self) -> tuple[Decision, ...]:
+        """The decisions that apply to this rule set, for the rules pages."""
+        ids = list(self.preset.decisions)
+        if self.options.full_cycle and "D2" not in ids:
+            ids.insert(1, "D2")
+        if not self.options.lay_offs:
+            ids = [decision for decision in ids if decision not in ("D5", "D6")]
+        return tuple(DECISIONS[decision] for decision in ids)
+
+
+def get_preset(variant: str) -> Preset:
+    """Look a preset up by id; raise VariantError naming the id when there is none."""
+    preset = PRESETS.get(str(variant).strip().lower())
+    if preset is None:
+        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join(PRESETS)}')
+    return preset
+
+
+def parse_options(overrides: Mapping[str, object]) -> dict[str, Any]:
+    """Validate option overrides; raise OptionError naming an unknown key or a bad value."""
+    parsed = {}
+    for key, value in overrides.items():
+        spec = OPTION_SPECS.get(str(key).strip())
+        if spec is None:
+            raise OptionError(f'unknown option "{key}"; options are: {", ".join(OPTION_SPECS)}')
+        parsed[spec.key] = spec.parse(value)
+    return parsed
+
+
+def rule_set(variant: str, overrides: Mapping[str, object] | None = None) -> RuleSet:
+    """The rule set for a preset id with validated house-rule overrides."""
+    preset = get_preset(variant)
+    options = replace(preset.defaults, **parse_options(overrides or {}))
+    _verify_rounds_exist(options)
+    return RuleSet(preset, options)
+
+
+def _verify_rounds_exist(options: Options) -> None:
+    rounds = 23 if options.full_cycle else 11
+    beyond = sorted(number for number in options.double_rounds if number > rounds)
+    if beyond:
+        raise OptionError(f'option "double_rounds" names round {beyond[0]}, but the game has {rounds} rounds')
+
+
+def parse_set_arguments(pairs: list[str]) -> dict[str, str]:
+    """Read ``KEY=VALUE`` strings from the command line.
+
+    >>> parse_set_arguments(["ace=both", "full_cycle=true"])
+    {'ace': 'both', 'full_cycle': 'true'}
+    """
+    overrides = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise OptionError(f'"{pair}" is not KEY=VALUE')
+        overrides[key.strip()] = value.strip()
+    return overrides
+
+
+OPTION_KEYS = tuple(field.name for field in fields(Options))
