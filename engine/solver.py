@@ -13,7 +13,7 @@ melded are always the k most expensive ones.
 >>> rules = rule_set("pay-me")
 >>> result = best_arrangement(parse_cards("7H 8H JK 9S 9D KC"), rules, round_info(rules, 4))
 >>> result.penalty, [str(card) for card in result.unmelded]
-(25, ['9S', '9D', 'KC'])
+(25, ['7H', '8H', 'KC'])
 """
 
 from __future__ import annotations
