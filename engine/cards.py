@@ -281,4 +281,3 @@ def verify_in_play(cards: Iterable[Card], decks: int, jokers: int) -> None:
         if card.is_joker:
             raise DeckError(f'"JK" appears {count} times, but only {jokers} jokers are in play')
         raise DeckError(f'"{card}" appears {count} times, but {holder} only {limit}')
-

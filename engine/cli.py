@@ -52,11 +52,6 @@ def _parser() -> argparse.ArgumentParser:
     layoff.add_argument("--declarer", action="append", default=[], required=True, metavar="MELD")
     layoff.add_argument("--onto", type=int, required=True, help="the meld's number, from 1")
     layoff.add_argument("cards", metavar="CARDS")
-
-    bench = commands.add_parser("bench", help="time the solver against a brute-force reference")
-    bench.add_argument("--hands", type=int, default=400)
-    bench.add_argument("--reference-hands", type=int, default=60)
-    bench.add_argument("--seed", type=int, default=2026)
     return parser
 
 
@@ -83,10 +78,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
             layoff_json(args.variant, args.round, args.overrides, args.declarer, args.onto, args.cards, args.players),
             out,
         )
-    elif args.command == "bench":
-        from engine.bench import run_benchmark
-
-        run_benchmark(args.hands, args.reference_hands, args.seed, out)
 
 
 def _run_best(args: argparse.Namespace, out: TextIO) -> None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from engine.cards import Card, MeldCard, parse_meld
 from engine.errors import IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions
+from engine.penalties import base_penalty
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
-from engine.penalties import base_penalty
 from engine.solver import Arrangement, Settings, arrange
 
 __all__ = [
@@ -178,7 +178,11 @@ def _nearest(places: list[int], positions: tuple[int, ...]) -> int:
 
 
 def _filled_problem(
-    held: MeldCard, places: tuple[int, ...], occupied: dict[int, tuple[Card, Card]], fixed: dict[int, MeldCard], what: str
+    held: MeldCard,
+    places: tuple[int, ...],
+    occupied: dict[int, tuple[Card, Card]],
+    fixed: dict[int, MeldCard],
+    what: str,
 ) -> IllegalLayoff:
     if not places:
         return IllegalLayoff("aces_not_in_runs", f"{what}: with no aces in runs, an ace melds only in a set.")
@@ -218,7 +222,12 @@ def _place_run(
                 break
             layout[place] = (held.card, Card(rank_at(place), suit))
         else:
-            layout.update({place: pair for place, pair in zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True)})
+            layout.update(
+                {
+                    place: pair
+                    for place, pair in zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True)
+                }
+            )
             ordered = sorted(layout)
             written = tuple(
                 MeldCard(layout[p][0]) if layout[p][0] == layout[p][1] else MeldCard(layout[p][0], layout[p][1])
@@ -290,7 +299,9 @@ def _search_layoffs(
             solved[key] = solve(cards)
         return solved[key]
 
-    def search(index: int, cards: Counter[Card], done: tuple[tuple[int, tuple[Card, ...]], ...], melds: tuple[TableMeld, ...]) -> None:
+    def search(
+        index: int, cards: Counter[Card], done: tuple[tuple[int, tuple[Card, ...]], ...], melds: tuple[TableMeld, ...]
+    ) -> None:
         nonlocal best
         if index == len(melds):
             found = remaining_score(cards)
@@ -305,13 +316,15 @@ def _search_layoffs(
                 continue
             left = cards - Counter(used)
             after = tuple(extended if i == index else meld for i, meld in enumerate(melds))
-            search(index + 1, left, done + ((index, used),), after)
+            search(index + 1, left, (*done, (index, used)), after)
 
     search(0, hand, (), declarer)
     return best
 
 
-def _layoff_candidates(meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo) -> Iterator[tuple[Card, ...]]:
+def _layoff_candidates(
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo
+) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
     wild_options = _distinct_wild_groups(cards, info)
     if meld.kind is MeldKind.SET:
@@ -330,7 +343,7 @@ def _layoff_candidates(meld: TableMeld, cards: Counter[Card], rules: RuleSet, in
 def _distinct_wild_groups(cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
     """Every sub-multiset of the hand's wild cards (different wilds may score differently)."""
     wild_cards = [card for card in cards if info.is_wild(card)]
-    groups = []
+    groups: list[tuple[Card, ...]] = []
     for picks in itertools.product(*(range(cards[card] + 1) for card in wild_cards)):
         groups.append(tuple(card for card, pick in zip(wild_cards, picks, strict=True) for _ in range(pick)))
     return groups
@@ -358,8 +371,7 @@ def _run_candidates(
 def _natural_prefixes(places: list[Card], cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
     """Naturals of the hand along one side of a run: every subset of those present."""
     present = [card for card in places if cards[card] and (not info.is_wild(card))]
-    groups = []
+    groups: list[tuple[Card, ...]] = []
     for size in range(len(present) + 1):
         groups.extend(itertools.combinations(present, size))
     return groups
-

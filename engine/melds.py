@@ -233,12 +233,11 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
     if len(ranks) == len(fixed) or max(suits.values()) > max(ranks.values()):
         return _Rejection(
             Reason.MIXED_SUITS,
-            f"{_names(cards)} mixes suits ({_list(suit.value for suit in suits)}); a run must be all one suit.",
+            f"{_names(cards)} mixes suits ({_list(suit.value for suit in suits if suit)}); a run must be all one suit.",
         )
     return _Rejection(
         Reason.MIXED_RANKS,
-        f"{_names(cards)} mixes ranks ({_list(rank.token for rank in ranks if rank)}); "
-        "a set must be all one rank.",
+        f"{_names(cards)} mixes ranks ({_list(rank.token for rank in ranks if rank)}); a set must be all one rank.",
     )
 
 

@@ -74,4 +74,3 @@ def penalty_rows(rules: RuleSet, info: RoundInfo) -> list[tuple[str, int]]:
     if info.jokers_wild:
         rows.append(("Joker", base_penalty(Card.JOKER, table, wild=True) * info.multiplier))
     return rows
-

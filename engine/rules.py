@@ -3,10 +3,10 @@
 >>> rules = rule_set("pay-me", {"full_cycle": "true"})
 >>> rules.options.full_cycle, rules.preset.name
 (True, 'Pay Me')
->>> rule_set("pay-me", {"full_cycel": True})
+>>> rule_set("pay-me", {"full_cycel": True})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-engine.errors.OptionError: unknown option "full_cycel"; options are: full_cycle, distinct_suit_sets, no_aces_in_runs, ace, wild_limit, no_adjacent_wilds, wild_in_place_natural, lay_offs, discard_to_go_out, penalty_table, double_rounds
+engine.errors.OptionError: unknown option "full_cycel"; options are: full_cycle, distinct_suit_sets, ...
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Rounds: cards dealt, wild cards and multiplier; dealer and first player (RULES.md 3, 5).
 
+>>> from engine.rules import rule_set
 >>> rules = rule_set("pay-me")
 >>> first = round_info(rules, 1)
 >>> first.cards, first.wild_tokens, first.multiplier
@@ -14,8 +15,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Rank
 from engine.errors import RoundError, VariantError
-from engine.rules import RuleSet, rule_set
-
+from engine.rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _cards_dealt(rules: RuleSet) -> list[int]:
     rising = list(range(3, 14))
     if not rules.options.full_cycle:
         return rising
-    return rising + [14] + rising[::-1]
+    return [*rising, 14, *rising[::-1]]
 
 
 def _round_rank(cards: int) -> Rank:

@@ -137,7 +137,7 @@ def standings(totals_by_player: Mapping[str, int]) -> list[Standing]:
     """
     order = sorted(totals_by_player.items(), key=lambda item: item[1])
     lowest = order[0][1] if order else 0
-    rows = []
+    rows: list[Standing] = []
     for index, (name, total) in enumerate(order):
         place = rows[-1].place if rows and rows[-1].total == total else index + 1
         rows.append(Standing(place, name, total, total == lowest))

@@ -154,7 +154,7 @@ class _Component:
         mates = self.by_rank[card.rank]
         ranges = [range(state[index] - (1 if index == first else 0) + 1) for index in mates]
         for picks in itertools.product(*ranges):
-            used = (first,) + tuple(index for index, pick in zip(mates, picks, strict=True) for _ in range(pick))
+            used = (first, *tuple(index for index, pick in zip(mates, picks, strict=True) for _ in range(pick)))
             naturals = len(used)
             suits = len({self.cards[index].suit for index in used})
             fewest = max(0, 3 - naturals, 3 - suits if self.settings.distinct else 0)
@@ -245,9 +245,7 @@ def _components(cards: list[Card], wild_count: int, settings: Settings) -> list[
     return list(groups.values())
 
 
-def _convolve(
-    one: list[int], two: list[int], size: int
-) -> tuple[list[int], list[int]]:
+def _convolve(one: list[int], two: list[int], size: int) -> tuple[list[int], list[int]]:
     """Min-plus convolution; also returns, per total, how many wilds went to `two`."""
     best = [INF] * size
     split = [0] * size
@@ -444,8 +442,7 @@ def going_out(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> GoingOut
             best_try = found
     assert best_try is not None
     raise CannotGoOut(
-        "These cards cannot all be melded, even with one discarded: "
-        f"at best {_cards(best_try.unmelded)} stay unmelded."
+        f"These cards cannot all be melded, even with one discarded: at best {_cards(best_try.unmelded)} stay unmelded."
     )
 
 
