@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import ClassVar, TypeVar
 
@@ -28,6 +28,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # Members are singletons compared by identity, so identity hashing is consistent and
+    # much faster than Enum's name-based hash; the solver hashes cards in its inner loops.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
@@ -41,6 +45,7 @@ class Suit(Enum):
         return self.name.lower()
 
 
+_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
@@ -60,6 +65,8 @@ class Rank(IntEnum):
     JACK = 11
     QUEEN = 12
     KING = 13
+
+    __hash__ = int.__hash__  # equal to its int, as IntEnum compares; faster than Enum's hash
 
     @property
     def token(self) -> str:
@@ -112,12 +119,18 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
+    code: int = field(init=False, repr=False, compare=False)
 
     JOKER: ClassVar[Card]
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise CardError("a card needs both a rank and a suit, or neither for a joker")
+        code = 0 if self.rank is None or self.suit is None else int(self.rank) * 4 + _SUIT_ORDER[self.suit]
+        object.__setattr__(self, "code", code)
+
+    def __hash__(self) -> int:
+        return self.code
 
     @property
     def is_joker(self) -> bool:
@@ -155,8 +168,6 @@ class Card:
             return (len(Suit), 0)
         return (_SUIT_ORDER[self.suit], int(self.rank))
 
-
-_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
 
 
 def _parse_token(text: str) -> Card | None:

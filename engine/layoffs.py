@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from engine.cards import Card, MeldCard, parse_meld
 from engine.errors import IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions
-from engine.penalties import base_penalty
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, arrange
+from engine.solver import Arrangement, Settings, arrange, penalty_values
 
 __all__ = [
     "LayoffScore",
@@ -267,13 +266,10 @@ def score_with_layoffs(
     hand: Sequence[Card], declarer: Sequence[TableMeld], rules: RuleSet, info: RoundInfo
 ) -> LayoffScore:
     """Minimum penalty over own melds, lay-offs onto the declarer's melds, and leftovers."""
-    table = rules.options.penalty_table
-
-    def value(card: Card) -> int:
-        return base_penalty(card, table, info.is_wild(card))
+    values = penalty_values(rules.options.penalty_table, info)
 
     def solve(cards: Counter[Card]) -> Arrangement:
-        return arrange(list(cards.elements()), rules, info, value)
+        return arrange(list(cards.elements()), rules, info, values)
 
     best: _Best = (solve(Counter(hand)), (), tuple(declarer))
     if rules.options.lay_offs and declarer:

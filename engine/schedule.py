@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from engine.cards import Card, Rank
 from engine.errors import RoundError, VariantError
@@ -76,6 +77,7 @@ def _round_rank(cards: int) -> Rank:
     return Rank.ACE if cards == 14 else Rank(cards)
 
 
+@cache
 def schedule(rules: RuleSet) -> tuple[RoundInfo, ...]:
     """Every round of the game, in order (D2 for the full cycle)."""
     if rules.preset.kind != "rummy":

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import CannotGoOut
-from engine.melds import rank_at, rank_positions
+from engine.melds import rank_positions
 from engine.penalties import base_penalty
-from engine.rules import AceRule, RuleSet, WildLimit
+from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
 INF = 10**9
@@ -79,138 +79,169 @@ class Settings:
     def highest(self) -> int:
         return 13 if self.no_aces or self.ace is AceRule.LOW else 14
 
-    def positions(self, rank: Rank) -> tuple[int, ...]:
-        return rank_positions(rank, self.ace, self.no_aces)
+    def positions(self, rank: int) -> tuple[int, ...]:
+        return _POSITIONS[(self.ace, self.no_aces)][rank]
 
 
-@dataclass(frozen=True)
-class _Meld:
-    """A meld found by the search: naturals by index, wilds by count, and a run's layout."""
-
-    used: tuple[int, ...]
-    wilds: int
-    suit: Suit | None = None  # None for a set
-    layout: tuple[int | None, ...] = ()  # runs: each position's card index, None for a wild
-    start: int = 0
-    room_below: int = 0
-    room_above: int = 0
+_POSITIONS = {
+    (ace, no_aces): ((), *tuple(rank_positions(rank, ace, no_aces) for rank in Rank))
+    for ace in AceRule
+    for no_aces in (False, True)
+}
 
 
-Choice = tuple[int, _Meld | None]  # (card index left over, -1 for a meld; the meld)
+# A natural card inside the search is a (suit index, rank number) pair.
+_Code = tuple[int, int]
+# A meld found by the search: (card indexes used, wild cards, suit or -1 for a set,
+# run layout of card indexes with -1 for a wild, lowest position, room below, room above).
+_Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int]
+# What the search chose for a state and a wild count: a card left over, or a meld.
+_Choice = int | _Meld
 
 
-@dataclass
 class _Component:
-    """A group of distinct naturals that may share melds, and its memoised search."""
+    """Distinct naturals that may share melds, and a memoised search over their counts.
 
-    cards: list[Card]
-    values: list[int]
-    wild_count: int
-    settings: Settings
-    memo: dict[tuple[int, ...], tuple[list[int], list[Choice | None]]] = field(default_factory=dict)
+    ``solve(counts)`` answers, for every k, the least leftover value when exactly k
+    wild cards are placed in the melds, and the choice that achieves it.
+    """
 
-    def __post_init__(self) -> None:
-        self.by_rank: dict[Rank, list[int]] = {}
-        self.at: dict[tuple[Suit, Rank], int] = {}
-        for index, card in enumerate(self.cards):
-            assert card.rank is not None and card.suit is not None
-            self.by_rank.setdefault(card.rank, []).append(index)
-            self.at[(card.suit, card.rank)] = index
+    def __init__(self, codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings):
+        self.codes = codes
+        self.values = values
+        self.wild_count = wild_count
+        self.size = wild_count + 1
+        self.lowest, self.highest = settings.lowest, settings.highest
+        self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
+        self.mates = [tuple(j for j, other in enumerate(codes) if other[1] == code[1]) for code in codes]
+        self.at: dict[int, int] = {}
+        self.starts: list[tuple[tuple[int, int], ...]] = []
+        for index, (suit, rank) in enumerate(codes):
+            places = settings.positions(rank)
+            for place in places:
+                self.at[suit * 16 + place] = index
+            self.starts.append(tuple((place, -1 if place == 14 else 1) for place in places))
+        self.memo: dict[tuple[int, ...], tuple[list[int], list[_Choice | None]]] = {}
+        self.runs: dict[int, list[tuple[tuple[int, ...], list[_Meld]]]] = {}
 
-    def solve(self, state: tuple[int, ...]) -> tuple[list[int], list[Choice | None]]:
+    def solve(self, state: tuple[int, ...]) -> tuple[list[int], list[_Choice | None]]:
         known = self.memo.get(state)
         if known is not None:
             return known
-        size = self.wild_count + 1
-        first = next((index for index, count in enumerate(state) if count), None)
-        if first is None:
-            result: tuple[list[int], list[Choice | None]] = ([0] + [INF] * (size - 1), [None] * size)
+        first = 0
+        for count in state:
+            if count:
+                break
+            first += 1
+        else:
+            result: tuple[list[int], list[_Choice | None]] = ([0] + [INF] * self.wild_count, [None] * self.size)
             self.memo[state] = result
             return result
-        best = [INF] * size
-        choices: list[Choice | None] = [None] * size
-        rest, _ = self.solve(_minus(state, (first,)))
-        for k in range(size):
-            if rest[k] < INF:
-                best[k] = rest[k] + self.values[first]
-                choices[k] = (first, None)
+        rest = self.solve(_minus(state, (first,)))[0]
+        value = self.values[first]
+        best = [cost + value if cost < INF else INF for cost in rest]
+        choices: list[_Choice | None] = [first if cost < INF else None for cost in rest]
+        size = self.size
         for meld in self._melds_with(first, state):
-            rest, _ = self.solve(_minus(state, meld.used))
-            for k in range(meld.wilds, size):
-                total = rest[k - meld.wilds]
-                if total < best[k]:
-                    best[k] = total
-                    choices[k] = (-1, meld)
+            wilds = meld[1]
+            rest = self.solve(_minus(state, meld[0]))[0]
+            for k in range(wilds, size):
+                cost = rest[k - wilds]
+                if cost < best[k]:
+                    best[k] = cost
+                    choices[k] = meld
         self.memo[state] = (best, choices)
         return best, choices
 
-    def _melds_with(self, first: int, state: tuple[int, ...]) -> Iterator[_Meld]:
-        yield from self._sets_with(first, state)
-        yield from self._runs_with(first, state)
+    def _melds_with(self, first: int, state: tuple[int, ...]) -> list[_Meld]:
+        melds = self._sets_with(first, state)
+        runs = self.runs.get(first)
+        if runs is None:
+            runs = self.runs[first] = self._run_shapes(first)
+        for others, shapes in runs:
+            for index in others:
+                if not state[index]:
+                    break
+            else:
+                melds.extend(shapes)
+        return melds
 
-    def _sets_with(self, first: int, state: tuple[int, ...]) -> Iterator[_Meld]:
-        card = self.cards[first]
-        assert card.rank is not None
-        mates = self.by_rank[card.rank]
-        ranges = [range(state[index] - (1 if index == first else 0) + 1) for index in mates]
+    def _sets_with(self, first: int, state: tuple[int, ...]) -> list[_Meld]:
+        mates = [index for index in self.mates[first] if state[index] and index != first]
+        if not mates and state[first] == 1:  # a lone natural: a set only with two or more wilds
+            if self.limit or self.wild_count < 2:
+                return []
+            return [((first,), wilds, -1, (), 0, 0, 0) for wilds in range(2, self.wild_count + 1)]
+        ranges = [range(state[first])] + [range(state[index] + 1) for index in mates]
+        owners = [first, *mates]
+        melds: list[_Meld] = []
         for picks in itertools.product(*ranges):
-            used = (first, *tuple(index for index, pick in zip(mates, picks, strict=True) for _ in range(pick)))
+            used = (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
             naturals = len(used)
-            suits = len({self.cards[index].suit for index in used})
-            fewest = max(0, 3 - naturals, 3 - suits if self.settings.distinct else 0)
-            most = min(naturals, self.wild_count) if self.settings.limit else self.wild_count
+            fewest = max(0, 3 - naturals)
+            if self.distinct:
+                fewest = max(fewest, 3 - len({self.codes[index][0] for index in used}))
+            most = min(naturals, self.wild_count) if self.limit else self.wild_count
             for wilds in range(fewest, most + 1):
-                yield _Meld(used, wilds)
+                melds.append((used, wilds, -1, (), 0, 0, 0))
+        return melds
 
-    def _runs_with(self, first: int, state: tuple[int, ...]) -> Iterator[_Meld]:
-        card = self.cards[first]
-        assert card.rank is not None and card.suit is not None
-        for position in self.settings.positions(card.rank):
-            step = -1 if position == 14 else 1
-            yield from self._walk(first, card.suit, position, step, state)
+    def _run_shapes(self, first: int) -> list[tuple[tuple[int, ...], list[_Meld]]]:
+        """Every run with `first` as the natural at one end, grouped by the other naturals it needs.
 
-    def _walk(self, first: int, suit: Suit, start: int, step: int, state: tuple[int, ...]) -> Iterator[_Meld]:
-        settings = self.settings
-        lowest, highest = settings.lowest, settings.highest
-        layout: list[int | None] = [first]
+        Shapes depend only on which cards the component has, so they are found once per card.
+        """
+        shapes: dict[tuple[int, ...], list[_Meld]] = {}
+        suit = self.codes[first][0]
+        for start, step in self.starts[first]:
+            found: list[_Meld] = []
+            self._walk(first, suit, start, step, found)
+            for meld in found:
+                shapes.setdefault(meld[0][1:], []).append(meld)
+        return list(shapes.items())
+
+    def _walk(self, first: int, suit: int, start: int, step: int, melds: list[_Meld]) -> None:
+        """Runs in which `first` is the natural at one end, extended away from it."""
+        lowest, highest, at, no_adjacent = self.lowest, self.highest, self.at, self.no_adjacent
+        layout = [first]
         used = [first]
 
-        def extend(position: int, gaps: int, last_wild: bool) -> Iterator[_Meld]:
+        def extend(position: int, gaps: int, last_wild: bool) -> None:
             if not lowest <= position <= highest or len(layout) >= MAX_RUN:
                 return
-            index = self.at.get((suit, rank_at(position)))
-            if index is not None and state[index] - used.count(index) > 0:
+            index = at.get(suit * 16 + position, -1)
+            if index >= 0 and index != first:
                 layout.append(index)
                 used.append(index)
-                yield from self._finish(suit, start, step, layout, used, gaps)
-                yield from extend(position + step, gaps, False)
+                self._finish(start, step, layout, used, gaps, suit, melds)
+                extend(position + step, gaps, False)
                 layout.pop()
                 used.pop()
-            if gaps < self.wild_count and not (settings.no_adjacent and last_wild):
-                layout.append(None)
-                yield from extend(position + step, gaps + 1, True)
+            if gaps < self.wild_count and not (no_adjacent and last_wild):
+                layout.append(-1)
+                extend(position + step, gaps + 1, True)
                 layout.pop()
 
-        yield from extend(start + step, 0, False)
+        extend(start + step, 0, False)
 
     def _finish(
-        self, suit: Suit, start: int, step: int, layout: list[int | None], used: list[int], gaps: int
-    ) -> Iterator[_Meld]:
-        settings = self.settings
+        self, start: int, step: int, layout: list[int], used: list[int], gaps: int, suit: int, melds: list[_Meld]
+    ) -> None:
         naturals = len(used)
         span = len(layout)
         end = start + step * (span - 1)
-        low, high = min(start, end), max(start, end)
-        room_below, room_above = low - settings.lowest, settings.highest - high
-        if settings.no_adjacent:
+        low, high = (start, end) if step == 1 else (end, start)
+        room_below, room_above = low - self.lowest, self.highest - high
+        if self.no_adjacent:
             room_below, room_above = min(room_below, 1), min(room_above, 1)
         most_extra = min(room_below + room_above, MAX_RUN - span)
         ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
+        frozen_used = tuple(used)
         for extra in range(max(0, 3 - span), most_extra + 1):
             wilds = gaps + extra
-            if wilds > self.wild_count or (settings.limit and wilds > naturals):
+            if wilds > self.wild_count or (self.limit and wilds > naturals):
                 break
-            yield _Meld(tuple(used), wilds, suit, ordered, low, room_below, room_above)
+            melds.append((frozen_used, wilds, suit, ordered, low, room_below, room_above))
 
 
 def _minus(state: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
@@ -220,29 +251,50 @@ def _minus(state: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _components(cards: list[Card], wild_count: int, settings: Settings) -> list[list[Card]]:
+def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
     """Group distinct naturals that could share a meld (same rank, or same suit within reach)."""
-    parent = list(range(len(cards)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
     reach = wild_count + 1
-    for one, two in itertools.combinations(range(len(cards)), 2):
-        a, b = cards[one], cards[two]
-        assert a.rank is not None and b.rank is not None
-        near = a.suit == b.suit and any(
-            abs(p - q) <= reach for p in settings.positions(a.rank) for q in settings.positions(b.rank)
-        )
-        if a.rank == b.rank or near:
-            parent[root(one)] = root(two)
-    groups: dict[int, list[Card]] = {}
-    for index, card in enumerate(cards):
-        groups.setdefault(root(index), []).append(card)
-    return list(groups.values())
+    table = _POSITIONS[(settings.ace, settings.no_aces)]
+    count = len(codes)
+    links = [0] * count  # a bit mask of the cards each card may share a meld with
+    for one in range(count):
+        suit, rank = codes[one]
+        places = table[rank]
+        for two in range(one + 1, count):
+            other_suit, other_rank = codes[two]
+            if rank == other_rank or (
+                suit == other_suit and any(abs(p - q) <= reach for p in places for q in table[other_rank])
+            ):
+                links[one] |= 1 << two
+                links[two] |= 1 << one
+    groups = []
+    unseen = (1 << count) - 1
+    while unseen:
+        frontier = unseen & -unseen
+        group_mask = 0
+        while frontier:
+            group_mask |= frontier
+            bit = frontier & -frontier
+            frontier ^= bit
+            frontier |= links[bit.bit_length() - 1] & ~group_mask
+        unseen &= ~group_mask
+        groups.append([index for index in range(count) if group_mask >> index & 1])
+    return groups
+
+
+# Solved components, shared across hands: a table sees the same small groups again and again.
+_SOLVED: dict[tuple[object, ...], _Component] = {}
+_SOLVED_LIMIT = 20_000
+
+
+def _component(codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings) -> _Component:
+    key = (codes, values, wild_count, settings)
+    component = _SOLVED.get(key)
+    if component is None:
+        if len(_SOLVED) >= _SOLVED_LIMIT:
+            _SOLVED.clear()
+        component = _SOLVED[key] = _Component(codes, values, wild_count, settings)
+    return component
 
 
 def _convolve(one: list[int], two: list[int], size: int) -> tuple[list[int], list[int]]:
@@ -260,45 +312,97 @@ def _convolve(one: list[int], two: list[int], size: int) -> tuple[list[int], lis
     return best, split
 
 
+def _loners_vector(values: list[int], size: int) -> list[int]:
+    """Lone naturals (values high to low) when melds have no wild limit: with k wilds, the
+    k // 2 dearest each make a set with two wilds, and any spare wild joins one of them."""
+    total = sum(values)
+    vector = [total] + [INF] * (size - 1)
+    for k in range(2, size):
+        if values:
+            vector[k] = total - sum(values[: k // 2])
+    return vector
+
+
+def _rebuild_loners(
+    loners: list[Card], wilds: int, wild_pool: list[Card], melds: list[tuple[Card, ...]], unmelded: list[Card]
+) -> None:
+    pairs = min(wilds // 2, len(loners))
+    for index, card in enumerate(loners):
+        if index >= pairs:
+            unmelded.append(card)
+            continue
+        take = wilds - 2 * (pairs - 1) if index == 0 else 2
+        melds.append((card, *wild_pool[:take]))
+        del wild_pool[:take]
+
+
 def _all_wild_vector(size: int, allowed: bool) -> list[int]:
     return [0 if k == 0 or (allowed and k >= 3) else INF for k in range(size)]
 
 
 def _solve(
-    naturals: Counter[Card], wilds: list[Card], value: Callable[[Card], int], settings: Settings, all_wild: bool
+    naturals: dict[int, int],
+    card_of: dict[int, Card],
+    wilds: list[Card],
+    values: Sequence[int],
+    settings: Settings,
+    all_wild: bool,
 ) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
-    """Least penalty (before multiplier), the melds and the leftovers, for one natural/wild split."""
-    wild_values = sorted(wilds, key=value, reverse=True)
-    size = len(wilds) + 1
-    distinct = sorted(naturals, key=lambda card: card.sort_key)
-    parts = []
+    """Least leftover value (no multiplier), the melds and the leftovers, for one natural/wild split.
+
+    Naturals are counted by card code; `values` gives each code's points.
+    """
+    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True)
+    wild_count = len(wilds)
+    size = wild_count + 1
+    distinct = list(naturals)
+    codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
+    parts: list[tuple[_Component, tuple[int, ...], list[Card]]] = []
     vectors = []
-    for group in _components(distinct, len(wilds), settings):
-        component = _Component(group, [value(card) for card in group], len(wilds), settings)
-        state = tuple(naturals[card] for card in group)
-        vector, _ = component.solve(state)
-        parts.append((component, state))
-        vectors.append(vector)
+    loners: list[int] = []
+    for group in _components(codes, wild_count, settings):
+        if len(group) == 1 and naturals[distinct[group[0]]] == 1:
+            loners.append(distinct[group[0]])
+            continue
+        group_codes = [distinct[i] for i in group]
+        component = _component(
+            tuple(codes[i] for i in group), tuple(values[code] for code in group_codes), wild_count, settings
+        )
+        state = tuple(naturals[code] for code in group_codes)
+        vectors.append(component.solve(state)[0])
+        parts.append((component, state, [card_of[code] for code in group_codes]))
+    loners.sort(key=values.__getitem__, reverse=True)
+    fixed_cost = 0
+    if settings.limit:  # a lone natural needs two wilds, more than it may hold
+        unmelded = [card_of[code] for code in loners]
+        fixed_cost = sum(values[code] for code in loners)
+        loners = []
+    else:
+        unmelded = []
+    vectors.append(_loners_vector([values[code] for code in loners], size))
     vectors.append(_all_wild_vector(size, all_wild))
     total = vectors[0]
     splits = []
     for vector in vectors[1:]:
         total, split = _convolve(total, vector, size)
         splits.append(split)
-    leftover_cost = [sum(value(card) for card in wild_values[k:]) for k in range(size)]
-    scores = [total[k] + leftover_cost[k] if total[k] < INF else INF for k in range(size)]
-    melded_wilds = min(range(size), key=lambda k: (scores[k], -k))
+    leftover = fixed_cost + sum(values[card.code] for card in wild_values)
+    best_cost, melded_wilds = INF, 0
+    for k in range(size):  # ties go to more wilds melded
+        if k:
+            leftover -= values[wild_values[k - 1].code]
+        if total[k] < INF and total[k] + leftover <= best_cost:
+            best_cost, melded_wilds = total[k] + leftover, k
     shares = _shares(melded_wilds, splits)
     melds: list[tuple[Card, ...]] = []
-    unmelded: list[Card] = []
-    wild_pool = list(wild_values[:melded_wilds])
-    for (component, state), share in zip(parts, shares[:-1], strict=True):
-        _rebuild(component, state, share, wild_pool, melds, unmelded)
+    wild_pool = wild_values[:melded_wilds]
+    for (component, state, cards), share in zip(parts, shares, strict=False):
+        _rebuild(component, state, cards, share, wild_pool, melds, unmelded)
+    _rebuild_loners([card_of[code] for code in loners], shares[-2], wild_pool, melds, unmelded)
     if shares[-1]:
         melds.append(tuple(wild_pool[: shares[-1]]))
-        del wild_pool[: shares[-1]]
     unmelded.extend(wild_values[melded_wilds:])
-    return scores[melded_wilds], melds, unmelded
+    return best_cost, melds, unmelded
 
 
 def _shares(total: int, splits: list[list[int]]) -> list[int]:
@@ -315,40 +419,39 @@ def _shares(total: int, splits: list[list[int]]) -> list[int]:
 def _rebuild(
     component: _Component,
     state: tuple[int, ...],
+    cards: list[Card],
     wilds: int,
     wild_pool: list[Card],
     melds: list[tuple[Card, ...]],
     unmelded: list[Card],
 ) -> None:
     while any(state):
-        _, choices = component.solve(state)
-        choice = choices[wilds]
+        choice = component.solve(state)[1][wilds]
         assert choice is not None
-        left, meld = choice
-        if meld is None:
-            unmelded.append(component.cards[left])
-            state = _minus(state, (left,))
+        if isinstance(choice, int):
+            unmelded.append(cards[choice])
+            state = _minus(state, (choice,))
             continue
-        taken = wild_pool[: meld.wilds]
-        del wild_pool[: meld.wilds]
-        melds.append(_lay_out(component, meld, taken))
-        state = _minus(state, meld.used)
-        wilds -= meld.wilds
+        taken = wild_pool[: choice[1]]
+        del wild_pool[: choice[1]]
+        melds.append(_lay_out(cards, choice, taken))
+        state = _minus(state, choice[0])
+        wilds -= choice[1]
 
 
-def _lay_out(component: _Component, meld: _Meld, wilds: list[Card]) -> tuple[Card, ...]:
+def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, ...]:
     """The meld's cards in reading order: runs ascending, with wilds in their places."""
-    if meld.suit is None:
-        return tuple(component.cards[index] for index in meld.used) + tuple(wilds)
-    in_gaps = sum(1 for index in meld.layout if index is None)
+    used, _, suit, layout, _, _, room_above = meld
+    if suit < 0:
+        return tuple(cards[index] for index in used) + tuple(wilds)
+    in_gaps = layout.count(-1)
     extra = len(wilds) - in_gaps
-    above = min(extra, meld.room_above)
-    below = extra - above
+    above = min(extra, room_above)
     pool = iter(wilds)
-    cards = [next(pool) for _ in range(below)]
-    cards += [component.cards[index] if index is not None else next(pool) for index in meld.layout]
-    cards += [next(pool) for _ in range(above)]
-    return tuple(cards)
+    laid = [next(pool) for _ in range(extra - above)]
+    laid += [cards[index] if index >= 0 else next(pool) for index in layout]
+    laid += [next(pool) for _ in range(above)]
+    return tuple(laid)
 
 
 def _flex_splits(flex: list[Card]) -> Iterator[list[Card]]:
@@ -359,34 +462,102 @@ def _flex_splits(flex: list[Card]) -> Iterator[list[Card]]:
         yield [card for card, count in zip(cards, counts, strict=True) for _ in range(count)]
 
 
-def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, value: Callable[[Card], int]) -> Arrangement:
-    """The arrangement of a hand with the least total `value` of leftovers (no multiplier)."""
-    settings = Settings.of(rules)
-    naturals = Counter(card for card in hand if not info.is_wild(card))
-    wilds = [card for card in hand if info.is_wild(card)]
+_SETTINGS: dict[int, tuple[RuleSet, Settings]] = {}
+
+
+def _settings(rules: RuleSet) -> Settings:
+    """Settings per rule set, remembered by identity: hashing a whole rule set costs more than the search."""
+    known = _SETTINGS.get(id(rules))
+    if known is None or known[0] is not rules:
+        if len(_SETTINGS) > 256:
+            _SETTINGS.clear()
+        known = _SETTINGS[id(rules)] = (rules, Settings.of(rules))
+    return known[1]
+
+
+CODES = 56  # Card.code: 0 for a joker, rank * 4 + suit for the others
+_WILD_FLAGS: dict[int, tuple[RoundInfo, list[bool]]] = {}
+
+
+def _wild_flags(info: RoundInfo) -> list[bool]:
+    """Whether each card code is wild this round, remembered by identity of the round."""
+    known = _WILD_FLAGS.get(id(info))
+    if known is None or known[0] is not info:
+        if len(_WILD_FLAGS) > 1024:
+            _WILD_FLAGS.clear()
+        flags = [False] * CODES
+        flags[0] = info.jokers_wild
+        for rank in info.wild_ranks:
+            for suit in range(4):
+                flags[int(rank) * 4 + suit] = True
+        known = _WILD_FLAGS[id(info)] = (info, flags)
+    return known[1]
+
+
+def _sort_key(card: Card) -> tuple[int, int]:
+    return card.sort_key
+
+
+def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]) -> Arrangement:
+    """The arrangement of a hand with the least total value of leftovers (no multiplier).
+
+    `values` gives the points of each card code (``Card.code``), as `penalty_values` makes them.
+    """
+    settings = _settings(rules)
+    wild = _wild_flags(info)
+    naturals: dict[int, int] = {}
+    card_of: dict[int, Card] = {}
+    wilds = []
+    for card in hand:
+        code = card.code
+        if wild[code]:
+            wilds.append(card)
+        else:
+            naturals[code] = naturals.get(code, 0) + 1
+            card_of[code] = card
     flex = [card for card in wilds if card.rank is not None] if rules.options.wild_in_place_natural else []
     all_wild = rules.options.wild_limit is WildLimit.NONE
     best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
     for selves in _flex_splits(flex):
         remaining = list(wilds)
+        counts = dict(naturals)
+        known = dict(card_of)
         for card in selves:
             remaining.remove(card)
-        found = _solve(naturals + Counter(selves), remaining, value, settings, all_wild)
+            counts[card.code] = counts.get(card.code, 0) + 1
+            known[card.code] = card
+        found = _solve(counts, known, remaining, values, settings, all_wild)
         if best is None or found[0] < best[0]:
             best = found
     assert best is not None
     penalty, melds, unmelded = best
-    return Arrangement(tuple(melds), tuple(sorted(unmelded, key=lambda card: card.sort_key)), penalty)
+    return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
+
+
+_VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = {}
+
+
+def penalty_values(table: PenaltyTable, info: RoundInfo) -> list[int]:
+    """Each card code's points in a round (no multiplier), remembered by identity of the round."""
+    known = _VALUES.get((id(info), table))
+    if known is None or known[0] is not info:
+        if len(_VALUES) > 1024:
+            _VALUES.clear()
+        values = [base_penalty(Card.JOKER, table, info.jokers_wild)] + [0] * (CODES - 1)
+        for rank in Rank:
+            for suit in Suit:
+                card = Card(rank, suit)
+                values[card.code] = base_penalty(card, table, info.is_wild(card))
+        known = _VALUES[(id(info), table)] = (info, values)
+    return known[1]
+
+
+UNIT_VALUES = [1] * CODES
 
 
 def best_arrangement(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> Arrangement:
     """The split of a hand with the least penalty for its leftovers, multiplier applied (D7)."""
-    table = rules.options.penalty_table
-
-    def value(card: Card) -> int:
-        return base_penalty(card, table, info.is_wild(card))
-
-    found = arrange(hand, rules, info, value)
+    found = arrange(hand, rules, info, penalty_values(rules.options.penalty_table, info))
     return Arrangement(found.melds, found.unmelded, found.penalty * info.multiplier)
 
 
@@ -408,7 +579,7 @@ class GoingOut:
 
 
 def _count_leftovers(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> Arrangement:
-    return arrange(hand, rules, info, lambda card: 1)
+    return arrange(hand, rules, info, UNIT_VALUES)
 
 
 def going_out(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> GoingOut:
