@@ -83,6 +83,10 @@ class Settings:
         return _POSITIONS[(self.ace, self.no_aces)][rank]
 
 
+_STARTS = {
+    places: tuple((place, -1 if place == 14 else 1) for place in places)
+    for places in ((), (1,), (14,), (1, 14), *((rank,) for rank in range(2, 14)))
+}
 _POSITIONS = {
     (ace, no_aces): ((), *tuple(rank_positions(rank, ace, no_aces) for rank in Rank))
     for ace in AceRule
@@ -93,8 +97,21 @@ _POSITIONS = {
 # A natural card inside the search is a (suit index, rank number) pair.
 _Code = tuple[int, int]
 # A meld found by the search: (card indexes used, wild cards, suit or -1 for a set,
-# run layout of card indexes with -1 for a wild, lowest position, room below, room above).
-_Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int]
+# run layout of card indexes with -1 for a wild, lowest position, room below, room above,
+# and the packed counts it takes from a state).
+_Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int, int]
+# Run shapes by (naturals needed, naturals displaced, naturals displaced if they score no less than a wild).
+_Shapes = dict[tuple[int, int, int], list[_Meld]]
+_LOW_BITS = int("01" * 16, 2)  # the low bit of every two-bit count
+
+
+def _delta(used: Sequence[int]) -> int:
+    """The packed counts of the cards a meld uses."""
+    return sum(1 << 2 * index for index in used)
+
+
+def _pack(counts: Sequence[int]) -> int:
+    return sum(count << 2 * index for index, count in enumerate(counts))
 # What the search chose for a state and a wild count: a card left over, or a meld.
 _Choice = int | _Meld
 
@@ -106,45 +123,55 @@ class _Component:
     wild cards are placed in the melds, and the choice that achieves it.
     """
 
-    def __init__(self, codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings):
+    def __init__(
+        self, codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings, wild_value: int
+    ):
         self.codes = codes
         self.values = values
         self.wild_count = wild_count
         self.size = wild_count + 1
         self.lowest, self.highest = settings.lowest, settings.highest
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
-        self.mates = [tuple(j for j, other in enumerate(codes) if other[1] == code[1]) for code in codes]
-        self.at: dict[int, int] = {}
-        self.starts: list[tuple[tuple[int, int], ...]] = []
-        for index, (suit, rank) in enumerate(codes):
-            places = settings.positions(rank)
-            for place in places:
-                self.at[suit * 16 + place] = index
-            self.starts.append(tuple((place, -1 if place == 14 else 1) for place in places))
-        self.memo: dict[tuple[int, ...], tuple[list[int], list[_Choice | None]]] = {}
-        self.runs: dict[int, list[tuple[tuple[int, ...], list[_Meld]]]] = {}
+        self.table = _POSITIONS[(settings.ace, settings.no_aces)]
+        by_rank: dict[int, list[int]] = {}
+        for index, (_, rank) in enumerate(codes):
+            by_rank.setdefault(rank, []).append(index)
+        self.at: dict[int, int] = {}  # run tables, filled when a run is first looked for
+        self.reach: dict[int, tuple[int, int]] = {}  # per suit, the lowest and highest natural's place
+        # The other cards of each card's rank; the search only ever looks at later ones.
+        self.mates = [[mate for mate in by_rank[rank] if mate > index] for index, (_, rank) in enumerate(codes)]
+        self.memo: dict[int, tuple[list[int], list[_Choice | None]]] = {}
+        self.runs: dict[int, list[tuple[int, int, int, list[_Meld]]]] = {}
+        # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
+        # natural still in hand could stand: put the natural there instead; if another meld held
+        # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
+        # or is left over in its place when it scores no more. Such runs are skipped.
+        self.prunes = not settings.limit and not settings.no_adjacent
+        self.replaceable = 0
+        if self.prunes:
+            for index, value in enumerate(values):
+                if value >= wild_value:
+                    self.replaceable |= 1 << 2 * index
 
-    def solve(self, state: tuple[int, ...]) -> tuple[list[int], list[_Choice | None]]:
+    def solve(self, state: int) -> tuple[list[int], list[_Choice | None]]:
+        """Best leftover value per number of wilds melded, for the counts packed in `state`
+        (two bits per card: ``count << 2 * index``)."""
         known = self.memo.get(state)
         if known is not None:
             return known
-        first = 0
-        for count in state:
-            if count:
-                break
-            first += 1
-        else:
+        if not state:
             result: tuple[list[int], list[_Choice | None]] = ([0] + [INF] * self.wild_count, [None] * self.size)
             self.memo[state] = result
             return result
-        rest = self.solve(_minus(state, (first,)))[0]
+        first = ((state & -state).bit_length() - 1) >> 1
+        rest = self.solve(state - (1 << 2 * first))[0]
         value = self.values[first]
         best = [cost + value if cost < INF else INF for cost in rest]
         choices: list[_Choice | None] = [first if cost < INF else None for cost in rest]
         size = self.size
         for meld in self._melds_with(first, state):
             wilds = meld[1]
-            rest = self.solve(_minus(state, meld[0]))[0]
+            rest = self.solve(state - meld[7])[0]
             for k in range(wilds, size):
                 cost = rest[k - wilds]
                 if cost < best[k]:
@@ -153,26 +180,27 @@ class _Component:
         self.memo[state] = (best, choices)
         return best, choices
 
-    def _melds_with(self, first: int, state: tuple[int, ...]) -> list[_Meld]:
+    def _melds_with(self, first: int, state: int) -> list[_Meld]:
         melds = self._sets_with(first, state)
         runs = self.runs.get(first)
         if runs is None:
             runs = self.runs[first] = self._run_shapes(first)
-        for others, shapes in runs:
-            for index in others:
-                if not state[index]:
-                    break
-            else:
+        present = (state | state >> 1) & _LOW_BITS
+        replaceable = present & self.replaceable
+        for needed, displaced, displaced_if_cheaper, shapes in runs:
+            if present & needed == needed and not present & displaced and not replaceable & displaced_if_cheaper:
                 melds.extend(shapes)
         return melds
 
-    def _sets_with(self, first: int, state: tuple[int, ...]) -> list[_Meld]:
-        mates = [index for index in self.mates[first] if state[index] and index != first]
-        if not mates and state[first] == 1:  # a lone natural: a set only with two or more wilds
+    def _sets_with(self, first: int, state: int) -> list[_Meld]:
+        mates = [index for index in self.mates[first] if state >> 2 * index & 3]
+        copies = state >> 2 * first & 3
+        if not mates and copies == 1:  # a lone natural: a set only with two or more wilds
             if self.limit or self.wild_count < 2:
                 return []
-            return [((first,), wilds, -1, (), 0, 0, 0) for wilds in range(2, self.wild_count + 1)]
-        ranges = [range(state[first])] + [range(state[index] + 1) for index in mates]
+            delta = 1 << 2 * first
+            return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, self.wild_count + 1)]
+        ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
         owners = [first, *mates]
         melds: list[_Meld] = []
         for picks in itertools.product(*ranges):
@@ -182,50 +210,71 @@ class _Component:
             if self.distinct:
                 fewest = max(fewest, 3 - len({self.codes[index][0] for index in used}))
             most = min(naturals, self.wild_count) if self.limit else self.wild_count
+            delta = _delta(used)
             for wilds in range(fewest, most + 1):
-                melds.append((used, wilds, -1, (), 0, 0, 0))
+                melds.append((used, wilds, -1, (), 0, 0, 0, delta))
         return melds
 
-    def _run_shapes(self, first: int) -> list[tuple[tuple[int, ...], list[_Meld]]]:
-        """Every run with `first` as the natural at one end, grouped by the other naturals it needs.
+    def _prepare_runs(self) -> None:
+        for index, (suit, rank) in enumerate(self.codes):
+            for place in self.table[rank]:
+                self.at[suit * 16 + place] = index
+                low, high = self.reach.get(suit, (place, place))
+                self.reach[suit] = (min(low, place), max(high, place))
 
-        Shapes depend only on which cards the component has, so they are found once per card.
-        """
-        shapes: dict[tuple[int, ...], list[_Meld]] = {}
-        suit = self.codes[first][0]
-        for start, step in self.starts[first]:
-            found: list[_Meld] = []
-            self._walk(first, suit, start, step, found)
-            for meld in found:
-                shapes.setdefault(meld[0][1:], []).append(meld)
-        return list(shapes.items())
+    def _run_shapes(self, first: int) -> list[tuple[int, int, int, list[_Meld]]]:
+        """Every run with `first` as the natural at one end, grouped by bit masks of the other
+        naturals it needs and of the naturals whose places its gap wilds take (those that make it
+        skippable outright, and those only when the natural scores at least as much as a wild).
+        Shapes depend only on which cards the component has, so they are found once per card."""
+        if not self.at:
+            self._prepare_runs()
+        shapes: _Shapes = {}
+        suit, rank = self.codes[first]
+        for start, step in _STARTS[self.table[rank]]:
+            self._walk(first, suit, start, step, shapes)
+        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items()]
 
-    def _walk(self, first: int, suit: int, start: int, step: int, melds: list[_Meld]) -> None:
+    def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Runs in which `first` is the natural at one end, extended away from it."""
-        lowest, highest, at, no_adjacent = self.lowest, self.highest, self.at, self.no_adjacent
+        at, no_adjacent = self.at, self.no_adjacent
+        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        low, high = self.reach[suit]
+        lowest, highest = (self.lowest, high) if step == 1 else (low, self.highest)
         layout = [first]
         used = [first]
 
-        def extend(position: int, gaps: int, last_wild: bool) -> None:
+        def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
             if not lowest <= position <= highest or len(layout) >= MAX_RUN:
                 return
             index = at.get(suit * 16 + position, -1)
             if index >= 0 and index != first:
                 layout.append(index)
                 used.append(index)
-                self._finish(start, step, layout, used, gaps, suit, melds)
-                extend(position + step, gaps, False)
+                bit = 1 << 2 * index
+                self._finish(start, step, layout, used, gaps, suit, shapes, needed | bit, wild_places)
+                extend(position + step, gaps, False, needed | bit, wild_places)
                 layout.pop()
                 used.pop()
             if gaps < self.wild_count and not (no_adjacent and last_wild):
                 layout.append(-1)
-                extend(position + step, gaps + 1, True)
+                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
+                extend(position + step, gaps + 1, True, needed, taken)
                 layout.pop()
 
-        extend(start + step, 0, False)
+        extend(start + step, 0, False, 0, 0)
 
     def _finish(
-        self, start: int, step: int, layout: list[int], used: list[int], gaps: int, suit: int, melds: list[_Meld]
+        self,
+        start: int,
+        step: int,
+        layout: list[int],
+        used: list[int],
+        gaps: int,
+        suit: int,
+        shapes: _Shapes,
+        needed: int,
+        wild_places: int,
     ) -> None:
         naturals = len(used)
         span = len(layout)
@@ -235,20 +284,20 @@ class _Component:
         if self.no_adjacent:
             room_below, room_above = min(room_below, 1), min(room_above, 1)
         most_extra = min(room_below + room_above, MAX_RUN - span)
+        fewest_extra = max(0, 3 - span)
+        if fewest_extra > most_extra or gaps + fewest_extra > self.wild_count:
+            return
         ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
         frozen_used = tuple(used)
-        for extra in range(max(0, 3 - span), most_extra + 1):
+        delta = needed | 1 << 2 * used[0]
+        with_room = shapes.setdefault((needed, wild_places if self.prunes else 0, 0), [])
+        full = shapes.setdefault((needed, 0, wild_places), [])
+        for extra in range(fewest_extra, most_extra + 1):
             wilds = gaps + extra
             if wilds > self.wild_count or (self.limit and wilds > naturals):
                 break
-            melds.append((frozen_used, wilds, suit, ordered, low, room_below, room_above))
-
-
-def _minus(state: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
-    counts = list(state)
-    for index in used:
-        counts[index] -= 1
-    return tuple(counts)
+            group = with_room if extra < most_extra else full
+            group.append((frozen_used, wilds, suit, ordered, low, room_below, room_above, delta))
 
 
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
@@ -287,13 +336,15 @@ _SOLVED: dict[tuple[object, ...], _Component] = {}
 _SOLVED_LIMIT = 20_000
 
 
-def _component(codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings) -> _Component:
-    key = (codes, values, wild_count, settings)
+def _component(
+    codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings, wild_value: int
+) -> _Component:
+    key = (codes, values, wild_count, settings, wild_value)
     component = _SOLVED.get(key)
     if component is None:
         if len(_SOLVED) >= _SOLVED_LIMIT:
             _SOLVED.clear()
-        component = _SOLVED[key] = _Component(codes, values, wild_count, settings)
+        component = _SOLVED[key] = _Component(codes, values, wild_count, settings, wild_value)
     return component
 
 
@@ -354,10 +405,12 @@ def _solve(
     """
     wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True)
     wild_count = len(wilds)
+    top_wild = values[wild_values[0].code] if wilds else 0
     size = wild_count + 1
-    distinct = list(naturals)
+    # The search takes each component's cards suit by suit, ranks ascending (aces first).
+    distinct = sorted(naturals, key=lambda code: (code & 3, code))
     codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
-    parts: list[tuple[_Component, tuple[int, ...], list[Card]]] = []
+    parts: list[tuple[_Component, int, list[Card]]] = []
     vectors = []
     loners: list[int] = []
     for group in _components(codes, wild_count, settings):
@@ -366,9 +419,9 @@ def _solve(
             continue
         group_codes = [distinct[i] for i in group]
         component = _component(
-            tuple(codes[i] for i in group), tuple(values[code] for code in group_codes), wild_count, settings
+            tuple(codes[i] for i in group), tuple(values[code] for code in group_codes), wild_count, settings, top_wild
         )
-        state = tuple(naturals[code] for code in group_codes)
+        state = _pack([naturals[code] for code in group_codes])
         vectors.append(component.solve(state)[0])
         parts.append((component, state, [card_of[code] for code in group_codes]))
     loners.sort(key=values.__getitem__, reverse=True)
@@ -379,28 +432,38 @@ def _solve(
         loners = []
     else:
         unmelded = []
-    vectors.append(_loners_vector([values[code] for code in loners], size))
-    vectors.append(_all_wild_vector(size, all_wild))
-    total = vectors[0]
+    # Vectors that only allow k = 0 change nothing in the convolution, so they are left out.
+    has_loners = bool(loners) and wild_count >= 2
+    has_all_wild = all_wild and wild_count >= 3
+    if has_loners:
+        vectors.append(_loners_vector([values[code] for code in loners], size))
+    if has_all_wild:
+        vectors.append(_all_wild_vector(size, all_wild))
+    total = vectors[0] if vectors else [0] + [INF] * wild_count
     splits = []
     for vector in vectors[1:]:
         total, split = _convolve(total, vector, size)
         splits.append(split)
     leftover = fixed_cost + sum(values[card.code] for card in wild_values)
+    if not has_loners:
+        leftover += sum(values[code] for code in loners)
+        unmelded.extend(card_of[code] for code in loners)
     best_cost, melded_wilds = INF, 0
     for k in range(size):  # ties go to more wilds melded
         if k:
             leftover -= values[wild_values[k - 1].code]
         if total[k] < INF and total[k] + leftover <= best_cost:
             best_cost, melded_wilds = total[k] + leftover, k
-    shares = _shares(melded_wilds, splits)
+    shares = _shares(melded_wilds, splits) if vectors else []
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
     for (component, state, cards), share in zip(parts, shares, strict=False):
         _rebuild(component, state, cards, share, wild_pool, melds, unmelded)
-    _rebuild_loners([card_of[code] for code in loners], shares[-2], wild_pool, melds, unmelded)
-    if shares[-1]:
-        melds.append(tuple(wild_pool[: shares[-1]]))
+    extra_shares = shares[len(parts) :]
+    if has_loners:
+        _rebuild_loners([card_of[code] for code in loners], extra_shares.pop(0), wild_pool, melds, unmelded)
+    if has_all_wild and extra_shares[0]:
+        melds.append(tuple(wild_pool[: extra_shares[0]]))
     unmelded.extend(wild_values[melded_wilds:])
     return best_cost, melds, unmelded
 
@@ -418,30 +481,30 @@ def _shares(total: int, splits: list[list[int]]) -> list[int]:
 
 def _rebuild(
     component: _Component,
-    state: tuple[int, ...],
+    state: int,
     cards: list[Card],
     wilds: int,
     wild_pool: list[Card],
     melds: list[tuple[Card, ...]],
     unmelded: list[Card],
 ) -> None:
-    while any(state):
+    while state:
         choice = component.solve(state)[1][wilds]
         assert choice is not None
         if isinstance(choice, int):
             unmelded.append(cards[choice])
-            state = _minus(state, (choice,))
+            state -= 1 << 2 * choice
             continue
         taken = wild_pool[: choice[1]]
         del wild_pool[: choice[1]]
         melds.append(_lay_out(cards, choice, taken))
-        state = _minus(state, choice[0])
+        state -= choice[7]
         wilds -= choice[1]
 
 
 def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, ...]:
     """The meld's cards in reading order: runs ascending, with wilds in their places."""
-    used, _, suit, layout, _, _, room_above = meld
+    used, _, suit, layout, _, _, room_above, _ = meld
     if suit < 0:
         return tuple(cards[index] for index in used) + tuple(wilds)
     in_gaps = layout.count(-1)

@@ -1,0 +1,176 @@
+"""Benchmark of the hand solver (engine.solver.best_arrangement) against the brute-force reference.
+
+Run from the repository root:  python benchmarks/solver.py [--reference-hands N]
+
+The corpus is fixed (seeded): random hands of every preset and every round, the 23 rounds of
+Pay Me's full cycle, and adversarial hands (one long suit plus several wild cards; 14-card
+full-cycle hands from three decks, some with 8 wilds). Each hand is timed with the solver's
+shared cache cleared first, so every hand is solved from scratch; the corpus is timed in several
+passes and each hand keeps its fastest pass, which filters out noise from other processes.
+
+The brute-force reference (tests/engine/reference.py: every subset of the hand) is timed on a
+sample of the same corpus in the same run, and the ratio of median times is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import solver  # noqa: E402
+from engine.cards import Card, Rank, Suit  # noqa: E402
+from engine.rules import RUMMY_PRESETS, RuleSet, rule_set  # noqa: E402
+from engine.schedule import RoundInfo, schedule  # noqa: E402
+from tests.engine.reference import reference_best  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str
+    hand: tuple[Card, ...]
+    rules: RuleSet
+    info: RoundInfo
+
+
+def _deck(rules: RuleSet) -> list[Card]:
+    row = rules.preset.largest_table
+    return [Card(rank, suit) for suit in Suit for rank in Rank] * row.decks + [Card.JOKER] * row.jokers
+
+
+def random_cases(rng: random.Random, per_round: int) -> list[Case]:
+    cases = []
+    configs = [rule_set(variant) for variant in RUMMY_PRESETS] + [rule_set("pay-me", {"full_cycle": True})]
+    for rules in configs:
+        deck = _deck(rules)
+        label = rules.preset.id + (" full cycle" if rules.options.full_cycle else "")
+        for info in schedule(rules):
+            for _ in range(per_round):
+                cases.append(Case(f"{label} round {info.number}", tuple(rng.sample(deck, info.cards)), rules, info))
+    return cases
+
+
+def _wilds_for(info: RoundInfo, rng: random.Random, count: int) -> list[Card]:
+    pool = [Card.JOKER] if info.jokers_wild else []
+    pool += [Card(rank, suit) for rank in info.wild_ranks for suit in Suit]
+    return [rng.choice(pool) for _ in range(count)]
+
+
+def long_suit_cases(rng: random.Random, count: int) -> list[Case]:
+    """13 cards: one long stretch of a suit (with holes) plus 2-5 wild cards."""
+    cases = []
+    for variant in RUMMY_PRESETS:
+        rules = rule_set(variant)
+        info = schedule(rules)[10]
+        for _ in range(count):
+            wilds = _wilds_for(info, rng, rng.randint(2, 5))
+            suit = rng.choice(list(Suit))
+            naturals = [Card(rank, suit) for rank in Rank if not info.is_wild(Card(rank, suit))]
+            naturals = sorted(rng.sample(naturals, 13 - len(wilds)), key=lambda card: card.sort_key)
+            cases.append(Case(f"{variant} long suit", tuple(naturals + wilds), rules, info))
+    return cases
+
+
+def full_cycle_cases(rng: random.Random, count: int, wild_count: int | None) -> list[Case]:
+    """14-card hands of Pay Me's full cycle (round 12, Aces wild) from three decks."""
+    rules = rule_set("pay-me", {"full_cycle": True})
+    info = schedule(rules)[11]
+    deck = _deck(rules)
+    naturals = [card for card in deck if not info.is_wild(card)]
+    cases = []
+    for _ in range(count):
+        if wild_count is None:
+            hand = rng.sample(deck, 14)
+        else:
+            hand = rng.sample(naturals, 14 - wild_count) + _wilds_for(info, rng, wild_count)
+        label = "full cycle 14 cards" + (f", {wild_count} wilds" if wild_count is not None else "")
+        cases.append(Case(label, tuple(hand), rules, info))
+    return cases
+
+
+def corpus(seed: int, per_round: int) -> list[Case]:
+    rng = random.Random(seed)
+    return (
+        random_cases(rng, per_round)
+        + long_suit_cases(rng, 25)
+        + full_cycle_cases(rng, 60, None)
+        + full_cycle_cases(rng, 40, 8)
+    )
+
+
+def time_cold(case: Case) -> float:
+    solver._SOLVED.clear()
+    start = time.perf_counter()
+    solver.best_arrangement(case.hand, case.rules, case.info)
+    return time.perf_counter() - start
+
+
+def time_all(cases: list[Case], passes: int) -> list[float]:
+    best = [float("inf")] * len(cases)
+    for _ in range(passes):
+        for index, case in enumerate(cases):
+            best[index] = min(best[index], time_cold(case))
+    return best
+
+
+def time_reference(case: Case) -> float:
+    start = time.perf_counter()
+    reference_best(case.hand, case.rules, case.info)
+    return time.perf_counter() - start
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+def summary(label: str, times: list[float]) -> str:
+    return f"{label:<34} {len(times):>5} hands  median {_ms(statistics.median(times))}  worst {_ms(max(times))}"
+
+
+def _select(cases: list[Case], times: list[float], keep: Callable[[Case], bool]) -> list[float]:
+    return [t for case, t in zip(cases, times, strict=True) if keep(case)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--per-round", type=int, default=20, help="random hands per preset and round")
+    parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--reference-hands", type=int, default=40, help="hands also solved by brute force")
+    args = parser.parse_args()
+
+    cases = corpus(args.seed, args.per_round)
+    times = time_all(cases, args.passes)
+    print(f"Solver, cache cleared before every hand, fastest of {args.passes} passes (Python {sys.version.split()[0]})")
+    print(summary("all hands", times))
+    print(summary("13-card hands, all", _select(cases, times, lambda case: len(case.hand) == 13)))
+    print(summary("13-card hands, random", _select(cases, times, lambda c: len(c.hand) == 13 and "round" in c.label)))
+    print(summary("random hands (every preset, round)", _select(cases, times, lambda c: "round" in c.label)))
+    print(summary("long suit + wilds", _select(cases, times, lambda case: "long suit" in case.label)))
+    print(summary("full cycle 14 cards", _select(cases, times, lambda c: c.label == "full cycle 14 cards")))
+    print(summary("full cycle 14 cards, 8 wilds", _select(cases, times, lambda c: "8 wilds" in c.label)))
+    worst = max(range(len(cases)), key=times.__getitem__)
+    print(f"slowest hand: {cases[worst].label}: {' '.join(map(str, cases[worst].hand))}")
+
+    sample = random.Random(args.seed + 1).sample(
+        [case for case in cases if len(case.hand) == 13], min(args.reference_hands, len(cases))
+    )
+    reference = [time_reference(case) for case in sample]
+    solved = time_all(sample, args.passes)
+    ratio = statistics.median(reference) / statistics.median(solved)
+    print(f"\nBrute-force reference on {len(sample)} of the 13-card hands (same run):")
+    print(summary("reference", reference))
+    print(summary("solver", solved))
+    print(f"speed-up (median reference / median solver): {ratio:,.0f}x")
+
+
+if __name__ == "__main__":
+    main()
