@@ -287,87 +287,92 @@ def _search_layoffs(
     solve: Callable[[Counter[Card]], Arrangement],
     best: _Best,
 ) -> _Best:
-    solved: dict[frozenset[tuple[Card, int]], Arrangement] = {}
+    """Try every lay-off onto each declarer meld in turn; the rest of the hand goes to the solver.
 
-    def remaining_score(cards: Counter[Card]) -> Arrangement:
-        key = frozenset(cards.items())
-        if key not in solved:
-            solved[key] = solve(cards)
-        return solved[key]
+    The best choice for melds i, i+1, ... depends only on i and the cards still in hand, so it
+    is remembered per (i, cards).
+    """
+    values = penalty_values(rules.options.penalty_table, info)
+    known: dict[tuple[int, frozenset[tuple[Card, int]]], _Best] = {}
 
-    def search(
-        index: int, cards: Counter[Card], done: tuple[tuple[int, tuple[Card, ...]], ...], melds: tuple[TableMeld, ...]
-    ) -> None:
-        nonlocal best
-        if index == len(melds):
-            found = remaining_score(cards)
-            if found.penalty < best[0].penalty:
-                best = (found, done, melds)
-            return
-        search(index + 1, cards, done, melds)
-        for used in _layoff_candidates(melds[index], cards, rules, info):
-            try:
-                extended = verify_layoff(melds, index, [MeldCard(card) for card in used], rules, info)
-            except IllegalLayoff:
-                continue
-            left = cards - Counter(used)
-            after = tuple(extended if i == index else meld for i, meld in enumerate(melds))
-            search(index + 1, left, (*done, (index, used)), after)
+    def search(index: int, cards: Counter[Card]) -> _Best:
+        key = (index, frozenset(cards.items()))
+        if key in known:
+            return known[key]
+        if index == len(declarer):
+            result: _Best = (solve(cards), (), ())
+        else:
+            rest = search(index + 1, cards)
+            result = (rest[0], rest[1], (declarer[index], *rest[2]))
+            for used in _layoff_candidates(declarer[index], cards, rules, info, values):
+                try:
+                    extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
+                except IllegalLayoff:
+                    continue
+                rest = search(index + 1, cards - Counter(used))
+                if rest[0].penalty < result[0].penalty:
+                    result = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]))
+        known[key] = result
+        return result
 
-    search(0, hand, (), declarer)
-    return best
+    found = search(0, hand)
+    return found if found[0].penalty < best[0].penalty else best
+
+
+def _wilds_by_value(cards: Counter[Card], info: RoundInfo, values: Sequence[int]) -> list[Card]:
+    """The hand's wild cards, dearest first: a lay-off always sheds the dearest wilds."""
+    wilds = [card for card in cards.elements() if info.is_wild(card)]
+    return sorted(wilds, key=lambda card: values[card.code], reverse=True)
 
 
 def _layoff_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
-    wild_options = _distinct_wild_groups(cards, info)
+    wilds = _wilds_by_value(cards, info, values)
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
         mates = [card for card in cards if card.rank == rank and not info.is_wild(card)]
-        ranges = [range(cards[card] + 1) for card in mates]
-        for picks in itertools.product(*ranges):
+        for picks in itertools.product(*(range(cards[card] + 1) for card in mates)):
             naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
-            for extra in wild_options:
-                if naturals or extra:
-                    yield naturals + extra
+            for count in range(len(wilds) + 1):
+                if naturals or count:
+                    yield naturals + tuple(wilds[:count])
         return
-    yield from _run_candidates(meld, cards, rules, info, wild_options)
-
-
-def _distinct_wild_groups(cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
-    """Every sub-multiset of the hand's wild cards (different wilds may score differently)."""
-    wild_cards = [card for card in cards if info.is_wild(card)]
-    groups: list[tuple[Card, ...]] = []
-    for picks in itertools.product(*(range(cards[card] + 1) for card in wild_cards)):
-        groups.append(tuple(card for card, pick in zip(wild_cards, picks, strict=True) for _ in range(pick)))
-    return groups
+    yield from _run_candidates(meld, cards, rules, info, wilds)
 
 
 def _run_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, wild_options: list[tuple[Card, ...]]
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, wilds: list[Card]
 ) -> Iterator[tuple[Card, ...]]:
+    """Extensions of a run outward from its ends: at each place the card itself or a wild."""
     suit = meld.read_as[0].suit
     settings = Settings.of(rules)
     low, high = meld.positions[0], meld.positions[-1]
     below = [Card(rank_at(p), suit) for p in range(low - 1, settings.lowest - 1, -1)]
     above = [Card(rank_at(p), suit) for p in range(high + 1, settings.highest + 1)]
-    reach_below = _natural_prefixes(below, cards, info)
-    reach_above = _natural_prefixes(above, cards, info)
     seen = set()
-    for low_group, high_group in itertools.product(reach_below, reach_above):
-        for extra in wild_options:
-            group = tuple(sorted(low_group + high_group + extra, key=lambda c: c.sort_key))
+    for low_naturals, low_wilds in _outward(below, cards, len(wilds)):
+        for high_naturals, high_wilds in _outward(above, cards, len(wilds) - low_wilds):
+            group = low_naturals + high_naturals + tuple(wilds[: low_wilds + high_wilds])
             if group and group not in seen:
                 seen.add(group)
                 yield group
 
 
-def _natural_prefixes(places: list[Card], cards: Counter[Card], info: RoundInfo) -> list[tuple[Card, ...]]:
-    """Naturals of the hand along one side of a run: every subset of those present."""
-    present = [card for card in places if cards[card] and (not info.is_wild(card))]
-    groups: list[tuple[Card, ...]] = []
-    for size in range(len(present) + 1):
-        groups.extend(itertools.combinations(present, size))
-    return groups
+def _outward(places: list[Card], cards: Counter[Card], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
+    """Every way to fill the first n places beyond a run's end: (naturals used, wilds used)."""
+    ways: list[tuple[tuple[Card, ...], int]] = [((), 0)]
+    frontier = list(ways)
+    for card in places:
+        grown: list[tuple[tuple[Card, ...], int]] = []
+        for naturals, used_wilds in frontier:
+            if cards[card] > naturals.count(card):
+                grown.append(((*naturals, card), used_wilds))
+            if used_wilds < wild_budget:
+                grown.append((naturals, used_wilds + 1))
+        if not grown:
+            break
+        ways.extend(grown)
+        frontier = grown
+    return ways
