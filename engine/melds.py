@@ -134,11 +134,11 @@ class _Table:
 
     @property
     def lowest(self) -> int:
-        return 2 if self.no_aces or self.ace is AceRule.HIGH else 1
+        return run_range(self.ace, self.no_aces)[0]
 
     @property
     def highest(self) -> int:
-        return 13 if self.no_aces or self.ace is AceRule.LOW else 14
+        return run_range(self.ace, self.no_aces)[1]
 
     def positions(self, rank: Rank) -> tuple[int, ...]:
         return rank_positions(rank, self.ace, self.no_aces)
@@ -160,6 +160,17 @@ def rank_positions(rank: Rank, ace: AceRule, no_aces: bool) -> tuple[int, ...]:
     if no_aces:
         return ()
     return {AceRule.LOW: (1,), AceRule.HIGH: (14,), AceRule.BOTH: (1, 14)}[ace]
+
+
+def run_range(ace: AceRule, no_aces: bool) -> tuple[int, int]:
+    """The lowest and highest place a card may take in a run.
+
+    >>> run_range(AceRule.HIGH, no_aces=False)
+    (2, 14)
+    """
+    lowest = 2 if no_aces or ace is AceRule.HIGH else 1
+    highest = 13 if no_aces or ace is AceRule.LOW else 14
+    return lowest, highest
 
 
 def rank_at(position: int) -> Rank:

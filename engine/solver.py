@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import CannotGoOut
-from engine.melds import rank_positions
+from engine.melds import rank_positions, run_range
 from engine.penalties import base_penalty
 from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
 from engine.schedule import RoundInfo
@@ -73,11 +73,11 @@ class Settings:
 
     @property
     def lowest(self) -> int:
-        return 2 if self.no_aces or self.ace is AceRule.HIGH else 1
+        return run_range(self.ace, self.no_aces)[0]
 
     @property
     def highest(self) -> int:
-        return 13 if self.no_aces or self.ace is AceRule.LOW else 14
+        return run_range(self.ace, self.no_aces)[1]
 
     def positions(self, rank: int) -> tuple[int, ...]:
         return _POSITIONS[(self.ace, self.no_aces)][rank]
