@@ -212,6 +212,8 @@ def _read(cards: tuple[MeldCard, ...], table: _Table) -> _Reading:
         attempts.append(_set_readings(cards, table, fixed))
     if len({card.suit for card in fixed}) == 1 and len(fixed) == len(set(fixed)):
         attempts.append(_run_readings(cards, table))
+    if not fixed and table.rules.options.wild_in_place_natural:
+        attempts.append(_self_anchored_run_readings(cards, table))
     if not attempts:
         raise _mixed(cards, fixed, table)
     for readings in attempts:
@@ -313,6 +315,16 @@ def _run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Readi
         raise _run_structure_problem(cards, fixed, table)
     for positions in candidates:
         yield _Reading(MeldKind.RUN, tuple(Card(rank_at(p), suit) for p in positions), tuple(positions))
+
+
+def _self_anchored_run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Reading]:
+    """Runs of wild cards only, where those of one suit stand for themselves (wild_in_place_natural)."""
+    for suit in dict.fromkeys(held.card.suit for held in cards if held.card.suit is not None):
+        anchored = tuple(MeldCard(held.card, held.card) if held.card.suit == suit else held for held in cards)
+        try:
+            yield from _run_readings(anchored, table)
+        except _Rejection:
+            continue
 
 
 _Fixed = dict[int, tuple[tuple[int, ...], Suit]]
