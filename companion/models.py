@@ -1,0 +1,74 @@
+"""The stored data: games, their rounds, and the history of corrected or undone rounds."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from companion.extensions import db
+
+
+def utc_now() -> datetime:
+    """The current time in UTC, without a time zone (SQLite keeps none)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game at one table. `version` guards against two conflicting writes."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    finished: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+    revisions: Mapped[list[RoundRevision]] = relationship(
+        back_populates="game", order_by="RoundRevision.id", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """A scored round: who went out and the card points entered (before any multiplier)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    went_out: Mapped[str] = mapped_column(String(40))
+    scores: Mapped[dict[str, int]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+
+class RoundRevision(db.Model):  # type: ignore[name-defined,misc]
+    """The values a round had before it was corrected ("corrected") or undone ("undone")."""
+
+    __tablename__ = "round_revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(16))
+    went_out: Mapped[str] = mapped_column(String(40))
+    scores: Mapped[dict[str, int]] = mapped_column(JSON)
+    changed_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    game: Mapped[Game] = relationship(back_populates="revisions")
