@@ -1,0 +1,95 @@
+"""The HTML forms; each carries a CSRF token (Flask-WTF)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, HiddenField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired
+
+from engine.rules import OPTION_SPECS
+
+POINTS_PATTERN = r"\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*"
+MAX_SEATS = 9
+
+
+class NewGameForm(FlaskForm):
+    variant = HiddenField()
+    players = TextAreaField(
+        "Players, in seat order (clockwise), one name per line",
+        validators=[InputRequired("Enter the players' names, one per line.")],
+    )
+    first_dealer = SelectField("First dealer", default="random")
+
+    def option_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in OPTION_SPECS]
+
+    def option_values(self) -> dict[str, Any]:
+        return {key: self[f"opt_{key}"].data for key in OPTION_SPECS}
+
+    def player_names(self) -> list[str]:
+        return [line for line in (self.players.data or "").splitlines() if line.strip()]
+
+    def dealer_name(self) -> str | None:
+        """The chosen first dealer's name, or None for a random draw."""
+        choice = self.first_dealer.data or "random"
+        names = [name.strip() for name in self.player_names()]
+        if choice == "random" or not choice.isdigit():
+            return None
+        seat = int(choice)
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+
+def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
+    """The new-game form with one field per house-rule option, preset defaults filled in."""
+    fields: dict[str, Any] = {}
+    for key, spec in OPTION_SPECS.items():
+        default = defaults[key]
+        if spec.kind == "bool":
+            fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
+        elif spec.kind == "choice":
+            fields[f"opt_{key}"] = SelectField(
+                spec.title, choices=list(spec.choices), default=default, description=spec.effect
+            )
+        else:
+            fields[f"opt_{key}"] = StringField(
+                spec.title, default=", ".join(str(n) for n in default), description=spec.effect
+            )
+    form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
+    form: NewGameForm = form_class()
+    form.first_dealer.choices = [("random", "Draw at random")] + [
+        (str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)
+    ]
+    return form
+
+
+class ActionForm(FlaskForm):
+    """A button that changes a game (undo, rematch, delete): CSRF token and the game version seen."""
+
+    version = HiddenField()
+
+    def expected_version(self) -> int | None:
+        data = str(self.version.data or "")
+        return int(data) if data.isdigit() else None
+
+
+class RoundForm(ActionForm):
+    went_out = RadioField("Who went out?", validators=[InputRequired("Choose who went out.")], choices=[])
+
+    def score_values(self, players: Sequence[str]) -> dict[str, str]:
+        return {name: field.data for name, field in zip(players, self["scores"], strict=True)}
+
+
+def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> RoundForm:
+    """The form for one round's scores: who went out, then card points for each player."""
+    scores = FieldList(
+        StringField(validators=[InputRequired("Enter the card points (0 if none).")]),
+        min_entries=len(players),
+        max_entries=len(players),
+    )
+    form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores})
+    form: RoundForm = form_class(data=data)
+    form.went_out.choices = [(name, name) for name in players]
+    return form

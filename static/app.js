@@ -1,0 +1,82 @@
+// Card Table Companion: small enhancements; every page also works without this file.
+"use strict";
+
+(function () {
+  var SUM = /^\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*$/;
+
+  function total(text) {
+    return text.split("+").reduce(function (sum, part) { return sum + parseInt(part, 10); }, 0);
+  }
+
+  // Round form: the declarer's points become 0, sums are added up, missing entries are counted.
+  function setUpRoundForm(form) {
+    var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[data-player]"));
+    var radios = Array.prototype.slice.call(form.querySelectorAll("input[type=radio]"));
+    var missing = form.querySelector("#missing");
+
+    function refresh() {
+      var empty = 0;
+      inputs.forEach(function (input) {
+        var out = document.getElementById(input.id + "-sum");
+        var text = input.value;
+        if (!text.trim()) { empty += 1; }
+        if (!out) { return; }
+        if (SUM.test(text) && (text.indexOf("+") >= 0 || multiplier > 1)) {
+          var points = total(text);
+          out.textContent = "= " + points + (multiplier > 1 ? " × " + multiplier + " = " + points * multiplier : "");
+        } else if (text.trim() && !SUM.test(text)) {
+          out.textContent = "Not a number of points";
+        } else {
+          out.textContent = "";
+        }
+      });
+      var chosen = radios.some(function (radio) { return radio.checked; });
+      var parts = [];
+      if (!chosen) { parts.push("who went out"); }
+      if (empty) { parts.push(empty + (empty === 1 ? " score" : " scores")); }
+      if (missing) { missing.textContent = parts.length ? "Missing: " + parts.join(" and ") : ""; }
+    }
+
+    radios.forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        var input = form.querySelector('input[data-player="' + CSS.escape(radio.value) + '"]');
+        if (input && !input.value.trim()) { input.value = "0"; }
+        refresh();
+      });
+    });
+    inputs.forEach(function (input) { input.addEventListener("input", refresh); });
+    refresh();
+  }
+
+  // New game: name the first-dealer choices after the players typed.
+  function setUpDealerSelect(select) {
+    var area = document.getElementById(select.getAttribute("data-dealer-select"));
+    if (!area) { return; }
+    function refresh() {
+      var names = area.value.split("\n").map(function (n) { return n.trim(); }).filter(Boolean);
+      Array.prototype.forEach.call(select.options, function (option) {
+        if (option.value === "random") { return; }
+        var seat = parseInt(option.value, 10);
+        option.hidden = names.length > 0 && seat >= names.length;
+        option.textContent = names[seat] ? names[seat] : "Player " + (seat + 1) + " in the list";
+      });
+    }
+    area.addEventListener("input", refresh);
+    refresh();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
+    Array.prototype.forEach.call(document.querySelectorAll("select[data-dealer-select]"), setUpDealerSelect);
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+      });
+    });
+    var refresh = parseInt(document.body.getAttribute("data-refresh") || "0", 10);
+    if (refresh > 0) {
+      setInterval(function () { if (!document.hidden) { window.location.reload(); } }, refresh * 1000);
+    }
+  });
+})();
