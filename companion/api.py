@@ -1,0 +1,116 @@
+"""The JSON API: the same games as the pages, for scripts and other apps.
+
+Writes need the game's edit key in the ``X-Edit-Key`` header. Every error is
+``{"error": "<one sentence>"}`` with a 4xx status; user input never causes a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion import services
+from companion.openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+KEY_HEADER = "X-Edit-Key"
+
+
+def json_error(status: int, message: str) -> tuple[Response, int]:
+    return jsonify({"error": message}), status
+
+
+@bp.errorhandler(services.ServiceError)
+def service_error(error: services.ServiceError) -> tuple[Response, int]:
+    return json_error(error.status, error.message)
+
+
+def _body() -> dict[str, Any]:
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:
+        body = None
+    if not isinstance(body, dict):
+        raise services.InvalidInput("the request body must be a JSON object")
+    return body
+
+
+def _game_for_edit(game_id: str) -> Any:
+    game = services.get_game(game_id)
+    services.require_key(game, request.headers.get(KEY_HEADER))
+    return game
+
+
+def _state(game: Any, status: int = 200) -> tuple[Response, int]:
+    return jsonify(services.build_view(game).as_json()), status
+
+
+def _round_body() -> tuple[Any, Any, Any]:
+    body = _body()
+    unknown = sorted(set(body) - {"went_out", "scores", "version"})
+    if unknown:
+        raise services.InvalidInput(f'unknown field "{unknown[0]}"; a round has went_out, scores and version')
+    return body.get("went_out"), body.get("scores"), body.get("version")
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    return jsonify({"games": [summary.as_json() for summary in services.list_games()]})
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    body = _body()
+    unknown = sorted(set(body) - {"variant", "players", "options", "first_dealer"})
+    if unknown:
+        raise services.InvalidInput(f'unknown field "{unknown[0]}"; a game has variant, players, options, first_dealer')
+    if "variant" not in body or "players" not in body:
+        raise services.InvalidInput("a game needs a variant and a list of players")
+    game, key = services.create_game(body["variant"], body["players"], body.get("options"), body.get("first_dealer"))
+    state = services.build_view(game).as_json()
+    state["edit_key"] = key
+    response = jsonify(state)
+    response.headers["Location"] = f"/api/games/{game.id}"
+    return response, 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> tuple[Response, int]:
+    return _state(services.get_game(game_id))
+
+
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str) -> tuple[Response, int]:
+    game = _game_for_edit(game_id)
+    services.delete_game(game)
+    return jsonify({"deleted": game_id}), 200
+
+
+@bp.post("/games/<game_id>/rounds")
+def add_round(game_id: str) -> tuple[Response, int]:
+    game = _game_for_edit(game_id)
+    went_out, scores, version = _round_body()
+    services.add_round(game, went_out, scores, version)
+    return _state(game, 201)
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>")
+def correct_round(game_id: str, number: int) -> tuple[Response, int]:
+    game = _game_for_edit(game_id)
+    went_out, scores, version = _round_body()
+    services.correct_round(game, number, went_out, scores, version)
+    return _state(game)
+
+
+@bp.delete("/games/<game_id>/rounds/last")
+def undo_round(game_id: str) -> tuple[Response, int]:
+    game = _game_for_edit(game_id)
+    services.undo_last_round(game)
+    return _state(game)

@@ -1,0 +1,263 @@
+"""The OpenAPI 3 description of the JSON API, served at /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules import OPTION_SPECS, RUMMY_PRESETS
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_ERRORS = {
+    400: "Bad input: malformed JSON, wrong types, unknown player or variant, bad scores or options.",
+    403: "The X-Edit-Key header is missing or wrong.",
+    404: "No such game (or no such round).",
+    409: "The game changed meanwhile (version mismatch or a concurrent write).",
+}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
+
+
+_NAMES = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+
+_SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"type": "string", "description": "One sentence saying what was wrong."}},
+    },
+    "Options": {
+        "type": "object",
+        "description": "House-rule options; a game's state always lists every option.",
+        "properties": {
+            key: (
+                {"type": "boolean", "description": spec.effect}
+                if spec.kind == "bool"
+                else {"type": "string", "enum": list(spec.choices), "description": spec.effect}
+                if spec.kind == "choice"
+                else {"type": "array", "items": {"type": "integer", "minimum": 1}, "description": spec.effect}
+            )
+            for key, spec in OPTION_SPECS.items()
+        },
+        "additionalProperties": False,
+    },
+    "NewGame": {
+        "type": "object",
+        "required": ["variant", "players"],
+        "properties": {
+            "variant": {"type": "string", "enum": list(RUMMY_PRESETS)},
+            "players": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                "minItems": 2,
+                "description": "Unique names in seat order (clockwise).",
+            },
+            "options": _ref("Options"),
+            "first_dealer": {
+                "type": "string",
+                "nullable": True,
+                "description": "A player's name; left out or null draws one at random.",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "RoundEntry": {
+        "type": "object",
+        "required": ["went_out", "scores"],
+        "properties": {
+            "went_out": {"type": "string", "description": "The player who went out; their points must be 0."},
+            "scores": {
+                "type": "object",
+                "description": "Card points by player, before the multiplier: a whole number, or a sum like '10+5'.",
+                "additionalProperties": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
+            },
+            "version": {"type": "integer", "description": "Optional: the game version the client saw; else 409."},
+        },
+        "additionalProperties": False,
+    },
+    "PlayedRound": {
+        "type": "object",
+        "properties": {
+            "round": {"type": "integer"},
+            "cards": {"type": "integer"},
+            "wild": {"type": "array", "items": {"type": "string"}, "example": ["JK", "2", "3"]},
+            "multiplier": {"type": "integer"},
+            "dealer": {"type": "string"},
+            "went_out": {"type": "string"},
+            "scores": {**_NAMES, "description": "Card points entered."},
+            "points": {**_NAMES, "description": "Points on the sheet, after the multiplier."},
+        },
+    },
+    "NextRound": {
+        "type": "object",
+        "nullable": True,
+        "properties": {
+            "round": {"type": "integer"},
+            "cards": {"type": "integer"},
+            "wild": {"type": "array", "items": {"type": "string"}},
+            "multiplier": {"type": "integer"},
+            "dealer": {"type": "string"},
+            "first_player": {"type": "string"},
+            "decks": {"type": "integer"},
+            "jokers": {"type": "integer"},
+        },
+    },
+    "Game": {
+        "type": "object",
+        "required": ["id", "variant", "options", "players", "rounds", "totals", "next_round", "finished", "winners"],
+        "properties": {
+            "id": {"type": "string"},
+            "variant": {"type": "string"},
+            "options": _ref("Options"),
+            "players": {"type": "array", "items": {"type": "string"}},
+            "rounds": {"type": "array", "items": _ref("PlayedRound")},
+            "totals": _NAMES,
+            "next_round": _ref("NextRound"),
+            "finished": {"type": "boolean"},
+            "winners": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Empty until the game is finished; then the lowest totals (ties share).",
+            },
+            "version": {"type": "integer"},
+        },
+    },
+    "CreatedGame": {
+        "allOf": [
+            _ref("Game"),
+            {
+                "type": "object",
+                "required": ["edit_key"],
+                "properties": {"edit_key": {"type": "string", "description": "Send as X-Edit-Key to change it."}},
+            },
+        ]
+    },
+    "GameList": {
+        "type": "object",
+        "properties": {
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "variant": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "rounds_played": {"type": "integer"},
+                        "finished": {"type": "boolean"},
+                    },
+                },
+            }
+        },
+    },
+}
+
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+
+
+def openapi_document() -> dict[str, Any]:
+    """The API description as an OpenAPI 3.0 document."""
+    game = _json(_ref("Game"), "The game state.")
+    round_body = {"required": True, "content": {"application/json": {"schema": _ref("RoundEntry")}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Card Table Companion API",
+            "version": "1",
+            "description": "Score contract-rummy games (Pay Me, Three Thirteen, 3-13). "
+            "Player names are the keys of scores and totals.",
+        },
+        "paths": {
+            "/api/games": {
+                "get": {
+                    "summary": "List games",
+                    "operationId": "listGames",
+                    "responses": {"200": _json(_ref("GameList"), "Every game, newest first.")},
+                },
+                "post": {
+                    "summary": "Start a game",
+                    "operationId": "createGame",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("NewGame")}}},
+                    "responses": {
+                        "201": _json(_ref("CreatedGame"), "The new game, with its edit key."),
+                        **_errors(400),
+                    },
+                },
+            },
+            "/api/games/{game_id}": {
+                "parameters": [_GAME_ID],
+                "get": {
+                    "summary": "A game's state",
+                    "operationId": "getGame",
+                    "responses": {"200": game, **_errors(404)},
+                },
+                "delete": {
+                    "summary": "Delete a game",
+                    "operationId": "deleteGame",
+                    "parameters": [_KEY],
+                    "responses": {
+                        "200": _json({"type": "object", "properties": {"deleted": {"type": "string"}}}, "Deleted."),
+                        **_errors(403, 404, 409),
+                    },
+                },
+            },
+            "/api/games/{game_id}/rounds": {
+                "parameters": [_GAME_ID],
+                "post": {
+                    "summary": "Score the next round",
+                    "operationId": "addRound",
+                    "parameters": [_KEY],
+                    "requestBody": round_body,
+                    "responses": {
+                        "201": _json(_ref("Game"), "The game state with the new round."),
+                        **_errors(400, 403, 404, 409),
+                    },
+                },
+            },
+            "/api/games/{game_id}/rounds/{number}": {
+                "parameters": [
+                    _GAME_ID,
+                    {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                ],
+                "put": {
+                    "summary": "Correct a round; its previous values are kept in the history",
+                    "operationId": "correctRound",
+                    "parameters": [_KEY],
+                    "requestBody": round_body,
+                    "responses": {"200": game, **_errors(400, 403, 404, 409)},
+                },
+            },
+            "/api/games/{game_id}/rounds/last": {
+                "parameters": [_GAME_ID],
+                "delete": {
+                    "summary": "Undo the last round (404 when no round has been played)",
+                    "operationId": "undoRound",
+                    "parameters": [_KEY],
+                    "responses": {"200": game, **_errors(403, 404, 409)},
+                },
+            },
+            "/api/openapi.json": {
+                "get": {
+                    "summary": "This document",
+                    "operationId": "openapi",
+                    "responses": {"200": {"description": "The OpenAPI document."}},
+                }
+            },
+        },
+        "components": {
+            "schemas": _SCHEMAS,
+            "responses": {
+                f"E{status}": _json(_ref("Error"), text) for status, text in _ERRORS.items()
+            },
+        },
+    }
