@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, MeldCard, parse_meld
+from engine.cards import Card, MeldCard, Suit, parse_meld
 from engine.errors import IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions
 from engine.rules import RuleSet
@@ -215,28 +215,35 @@ def _place_run(
     first_problem: IllegalLayoff | None = None
     for above in range(extras, -1, -1):
         places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
-        layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-        for place, held in zip(places, free, strict=True):
-            if not 1 <= place <= 14:
-                break
-            layout[place] = (held.card, Card(rank_at(place), suit))
-        else:
-            layout.update(
-                {
-                    place: pair
-                    for place, pair in zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True)
-                }
-            )
-            ordered = sorted(layout)
-            written = tuple(
-                MeldCard(layout[p][0]) if layout[p][0] == layout[p][1] else MeldCard(layout[p][0], layout[p][1])
-                for p in ordered
-            )
+        if not all(1 <= place <= 14 for place in places):
+            continue
+        # Which free wild takes which place matters only when a wild may count as natural in its
+        # own place (wild_in_place_natural), so every distinct order is tried then.
+        orders = _distinct_orders(free) if rules.options.wild_in_place_natural else [tuple(free)]
+        for order in orders:
+            written = _written_run(meld, fixed, dict(zip(places, order, strict=True)), suit)
             try:
                 return _judge(written, rules, info, what)
             except IllegalLayoff as problem:
                 first_problem = first_problem or problem
     raise first_problem or IllegalLayoff("ace_not_allowed", f"{what}: a run cannot go beyond its ends.")
+
+
+def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
+    return list(dict.fromkeys(itertools.permutations(cards)))
+
+
+def _written_run(
+    meld: TableMeld, fixed: dict[int, MeldCard], placed: dict[int, MeldCard], suit: Suit
+) -> tuple[MeldCard, ...]:
+    """The extended run in place order, every wild written with the card it stands for."""
+    layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+    layout.update({place: (held.card, Card(rank_at(place), suit)) for place, held in placed.items()})
+    layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
+    return tuple(
+        MeldCard(card) if card == stands else MeldCard(card, stands)
+        for card, stands in (layout[p] for p in sorted(layout))
+    )
 
 
 # --- scoring a hand with lay-offs (D7) ------------------------------------------
@@ -319,45 +326,60 @@ def _search_layoffs(
     return found if found[0].penalty < best[0].penalty else best
 
 
-def _wilds_by_value(cards: Counter[Card], info: RoundInfo, values: Sequence[int]) -> list[Card]:
-    """The hand's wild cards, dearest first: a lay-off always sheds the dearest wilds."""
-    wilds = [card for card in cards.elements() if info.is_wild(card)]
-    return sorted(wilds, key=lambda card: values[card.code], reverse=True)
+def _wild_groups(
+    cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+) -> list[tuple[Card, ...]]:
+    """The groups of the hand's wild cards worth laying off.
+
+    Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
+    wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
+    """
+    wilds = sorted((card for card in cards.elements() if info.is_wild(card)), key=lambda c: -values[c.code])
+    if not rules.options.wild_in_place_natural:
+        return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
+    distinct = list(dict.fromkeys(wilds))
+    picks = itertools.product(*(range(cards[card] + 1) for card in distinct))
+    return [tuple(card for card, pick in zip(distinct, counts, strict=True) for _ in range(pick)) for counts in picks]
 
 
 def _layoff_candidates(
     meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
-    wilds = _wilds_by_value(cards, info, values)
+    wild_groups = _wild_groups(cards, rules, info, values)
+    naturals_in_hand = Counter({card: count for card, count in cards.items() if not info.is_wild(card)})
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
-        mates = [card for card in cards if card.rank == rank and not info.is_wild(card)]
-        for picks in itertools.product(*(range(cards[card] + 1) for card in mates)):
+        mates = [card for card in naturals_in_hand if card.rank == rank]
+        for picks in itertools.product(*(range(naturals_in_hand[card] + 1) for card in mates)):
             naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
-            for count in range(len(wilds) + 1):
-                if naturals or count:
-                    yield naturals + tuple(wilds[:count])
+            for extra in wild_groups:
+                if naturals or extra:
+                    yield naturals + extra
         return
-    yield from _run_candidates(meld, cards, rules, info, wilds)
+    yield from _run_candidates(meld, naturals_in_hand, rules, wild_groups)
 
 
 def _run_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, wilds: list[Card]
+    meld: TableMeld, naturals: Counter[Card], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> Iterator[tuple[Card, ...]]:
-    """Extensions of a run outward from its ends: at each place the card itself or a wild."""
+    """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
     settings = Settings.of(rules)
     low, high = meld.positions[0], meld.positions[-1]
     below = [Card(rank_at(p), suit) for p in range(low - 1, settings.lowest - 1, -1)]
     above = [Card(rank_at(p), suit) for p in range(high + 1, settings.highest + 1)]
+    most_wilds = max(len(group) for group in wild_groups)
     seen = set()
-    for low_naturals, low_wilds in _outward(below, cards, len(wilds)):
-        for high_naturals, high_wilds in _outward(above, cards, len(wilds) - low_wilds):
-            group = low_naturals + high_naturals + tuple(wilds[: low_wilds + high_wilds])
-            if group and group not in seen:
-                seen.add(group)
-                yield group
+    for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
+        for high_naturals, high_wilds in _outward(above, naturals, most_wilds - low_wilds):
+            for extra in wild_groups:
+                if len(extra) != low_wilds + high_wilds:
+                    continue
+                group = low_naturals + high_naturals + extra
+                if group and group not in seen:
+                    seen.add(group)
+                    yield group
 
 
 def _outward(places: list[Card], cards: Counter[Card], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
