@@ -1,0 +1,475 @@
+"""Meld validation (RULES.md sections 1-4): sets, runs, wild cards, options and reason codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import parse_meld
+from engine.errors import IllegalMeld
+from engine.melds import MeldKind, Reason, Verdict, can_meld, check_meld, verify_meld
+from engine.rules import rule_set
+from engine.schedule import round_info
+
+
+def judge(variant: str, number: int, meld: str, **options: object) -> Verdict:
+    rules = rule_set(variant, options)
+    return check_meld(parse_meld(meld), rules, round_info(rules, number))
+
+
+def assert_valid(verdict: Verdict, kind: str, read_as: str | None = None) -> None:
+    assert verdict.valid, verdict.reason
+    assert verdict.code is None and verdict.reason is None
+    assert verdict.kind is MeldKind(kind)
+    if read_as is not None:
+        assert verdict.read_as_text == read_as
+
+
+def assert_invalid(verdict: Verdict, code: str) -> None:
+    assert not verdict.valid
+    assert verdict.code == code, verdict.reason
+    assert verdict.kind is None
+    assert verdict.reason  # a sentence for players
+
+
+# --- plain sets and runs --------------------------------------------------------------
+
+
+def test_set_of_three() -> None:
+    assert_valid(judge("pay-me", 5, "9H 9S 9D"), "set", "9H 9S 9D")
+
+
+def test_set_of_four_and_more() -> None:
+    assert_valid(judge("pay-me", 5, "9H 9S 9D 9C"), "set")
+    assert_valid(judge("pay-me", 5, "9H 9S 9D 9C 9H 9S"), "set")
+
+
+def test_set_suits_may_repeat_with_several_decks() -> None:
+    assert_valid(judge("pay-me", 5, "8H 8H 8H"), "set")
+    assert_valid(judge("pay-me-family", 5, "10S 10C 10S"), "set")
+
+
+def test_run_of_three_and_longer() -> None:
+    assert_valid(judge("pay-me", 5, "3H 4H 5H"), "run", "3H 4H 5H")
+    assert_valid(judge("pay-me", 5, "3H 4H 5H 6H"), "run")
+    assert_valid(judge("pay-me", 5, "8S 9S 10S JS QS KS"), "run")
+
+
+def test_run_written_descending() -> None:
+    assert_valid(judge("pay-me", 5, "6H 5H 4H 3H"), "run")
+
+
+def test_thirteen_card_run_and_no_longer() -> None:
+    full = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+    assert_valid(judge("three-thirteen", 5, full), "run")
+    assert_invalid(judge("three-thirteen", 5, full + " 7S", ace="both"), "too_long")
+
+
+# --- reason codes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("meld", ["", "JK", "3H 4H", "9S 9D"])
+def test_too_short(meld: str) -> None:
+    assert_invalid(judge("pay-me", 5, meld), "too_short")
+
+
+def test_mixed_ranks() -> None:
+    assert_invalid(judge("pay-me", 5, "3H 3S 4H"), "mixed_ranks")
+    assert_invalid(judge("pay-me", 5, "3H 3S 3D 4D"), "mixed_ranks")
+
+
+def test_mixed_suits() -> None:
+    assert_invalid(judge("pay-me", 5, "3H 4S 5H"), "mixed_suits")
+    assert_invalid(judge("pay-me", 5, "3H 4S 9D"), "mixed_suits")
+
+
+def test_gap() -> None:
+    assert_invalid(judge("pay-me", 5, "3H 5H 6H"), "gap")
+    assert_invalid(judge("pay-me", 5, "9H JK QH"), "gap")  # the gap needs two wilds
+
+
+def test_duplicate_in_run() -> None:
+    assert_invalid(judge("pay-me", 5, "3H 3H 4H"), "duplicate_in_run")
+    assert_invalid(judge("pay-me", 5, "5H 6H 6H 8H"), "duplicate_in_run")
+
+
+def test_ace_not_allowed_high_in_a_low_game() -> None:
+    assert_invalid(judge("pay-me-family", 5, "QH KH AH"), "ace_not_allowed")
+
+
+def test_ace_not_allowed_low_in_a_high_game() -> None:
+    assert_invalid(judge("3-13", 5, "AH 3H 2H"), "ace_not_allowed")
+
+
+def test_too_many_wilds() -> None:
+    assert_invalid(judge("pay-me", 5, "8H JK 2D"), "too_many_wilds")
+    assert_invalid(judge("pay-me", 5, "8H JK JK"), "too_many_wilds")
+
+
+def test_adjacent_wilds() -> None:
+    assert_invalid(judge("pay-me", 5, "9C JK 2D QC"), "adjacent_wilds")
+
+
+def test_repeated_suit() -> None:
+    assert_invalid(judge("pay-me", 5, "10S 10C 10S", distinct_suit_sets=True), "repeated_suit")
+
+
+def test_aces_not_in_runs() -> None:
+    assert_invalid(judge("pay-me-family", 5, "AH 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
+
+
+@pytest.mark.parametrize("meld", ["KH AH 2H", "QH KH AH 2H", "KS AS 2S 3S"])
+def test_wrap_k_a_2(meld: str) -> None:
+    assert_invalid(judge("three-thirteen", 5, meld), "wrap")
+    assert_invalid(judge("pay-me-family", 5, meld, ace="both"), "wrap")
+
+
+def test_not_wild_role_on_a_natural() -> None:
+    assert_invalid(judge("pay-me", 5, "9H 8H=10H JH"), "not_wild")
+    assert_invalid(judge("pay-me-family", 5, "2H=3H 4H 5H"), "not_wild")  # D3: twos are natural
+
+
+def test_every_reason_code_is_stable() -> None:
+    codes = {reason.value for reason in Reason}
+    for code in [
+        "too_short",
+        "mixed_ranks",
+        "mixed_suits",
+        "gap",
+        "ace_not_allowed",
+        "too_many_wilds",
+        "adjacent_wilds",
+        "repeated_suit",
+        "aces_not_in_runs",
+        "wrap",
+        "not_wild",
+        "duplicate_in_run",
+    ]:
+        assert code in codes
+
+
+def test_verify_meld_raises_with_code_and_can_meld() -> None:
+    rules = rule_set("pay-me")
+    info = round_info(rules, 5)
+    with pytest.raises(IllegalMeld) as caught:
+        verify_meld(parse_meld("9C JK 2D QC"), rules, info)
+    assert caught.value.code == "adjacent_wilds"
+    assert verify_meld(parse_meld("9C JK JC"), rules, info).valid
+    assert can_meld(parse_meld("9C JK JC"), rules, info)
+    assert not can_meld(parse_meld("9C JK 2D QC"), rules, info)
+
+
+# --- the issue's acceptance example ---------------------------------------------------
+
+
+def test_acceptance_example_two_wilds_side_by_side() -> None:
+    verdict = judge("pay-me", 5, "9C JK 2D QC")
+    assert_invalid(verdict, "adjacent_wilds")
+    assert verdict.reason is not None
+    assert "JK" in verdict.reason and "2D" in verdict.reason
+    assert "side by side" in verdict.reason
+
+
+def test_verdict_json() -> None:
+    payload = judge("pay-me", 5, "9C JK JC").as_json()
+    assert payload["cards"] == ["9C", "JK", "JC"]
+    assert payload["valid"] is True
+    assert payload["kind"] == "run"
+    assert payload["reason"] is None
+    assert payload["read_as"] == ["9C", "10C", "JC"]
+    bad = judge("pay-me", 5, "9C JK 2D QC").as_json()
+    assert bad["valid"] is False and bad["kind"] is None and isinstance(bad["reason"], str)
+
+
+# --- aces: the seeds' own examples ----------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["pay-me", "pay-me-family", "three-thirteen"])
+def test_ace_low_presets(variant: str) -> None:
+    assert_valid(judge(variant, 4, "AH 2H 3H 4H"), "run")  # round 4: 6s wild everywhere
+    assert_invalid(judge(variant, 4, "QH KH AH"), "ace_not_allowed")
+    assert_invalid(judge(variant, 4, "JH QH KH AH"), "ace_not_allowed")
+
+
+def test_ace_low_in_pay_me_with_a_wild_two() -> None:
+    assert_valid(judge("pay-me", 4, "AH 2H 3H"), "run", "AH 2H 3H")
+    assert_valid(judge("pay-me", 4, "AH JK 3H"), "run", "AH JK=2H 3H")
+
+
+def test_three_13_ace_high() -> None:
+    assert_valid(judge("3-13", 4, "JH QH KH AH"), "run")
+    assert_valid(judge("3-13", 4, "QH KH AH"), "run")
+    assert_valid(judge("3-13", 4, "AH KH QH JH"), "run")
+    assert_invalid(judge("3-13", 4, "AH 2H 3H"), "ace_not_allowed")
+
+
+def test_ace_option_both() -> None:
+    assert_valid(judge("pay-me-family", 5, "QH KH AH", ace="both"), "run")
+    assert_valid(judge("pay-me-family", 5, "AH 2H 3H", ace="both"), "run")
+    assert_invalid(judge("pay-me-family", 5, "KH AH 2H", ace="both"), "wrap")
+
+
+def test_ace_option_high_in_a_low_preset() -> None:
+    assert_valid(judge("pay-me-family", 5, "QH KH AH", ace="high"), "run")
+    assert_invalid(judge("pay-me-family", 5, "AH 2H 3H", ace="high"), "ace_not_allowed")
+
+
+def test_ace_option_low_in_three_13() -> None:
+    assert_valid(judge("3-13", 5, "AH 2H 3H", ace="low"), "run")
+    assert_invalid(judge("3-13", 5, "QH KH AH", ace="low"), "ace_not_allowed")
+
+
+def test_no_aces_in_runs_option() -> None:
+    assert_invalid(judge("pay-me-family", 6, "AH 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
+    assert_invalid(judge("pay-me-family", 6, "QH KH AH", no_aces_in_runs=True, ace="both"), "aces_not_in_runs")
+    assert_valid(judge("pay-me-family", 6, "AH AS AD", no_aces_in_runs=True), "set")
+    # a wild may not stand as an ace either
+    assert_invalid(judge("pay-me-family", 6, "JK=AH 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
+    low = judge("pay-me-family", 6, "2H 3H JK", no_aces_in_runs=True)
+    assert_valid(low, "run", "2H 3H JK=4H")
+    high = judge("pay-me-family", 6, "QH KH JK", no_aces_in_runs=True, ace="both")
+    assert_valid(high, "run", "QH KH JK=JH")
+
+
+def test_no_aces_in_runs_written_wild_below_two_is_not_an_ace() -> None:
+    verdict = judge("pay-me-family", 6, "JK 2H 3H", no_aces_in_runs=True)
+    assert verdict.valid
+    assert verdict.read_as is not None
+    assert all(card.rank is None or card.rank.token != "A" for card in verdict.read_as)
+
+
+# --- D1: a wild card is always wild ---------------------------------------------------
+
+
+def test_d1_three_fives_in_round_three_of_pay_me() -> None:
+    assert_invalid(judge("pay-me", 3, "5H 5S 5D"), "too_many_wilds")
+    assert_invalid(judge("pay-me", 3, "5H 5S 5D 5C"), "too_many_wilds")
+
+
+def test_d1_family_round_rank_set_is_all_wild() -> None:
+    assert_invalid(judge("pay-me-family", 5, "7H 7S 7D"), "too_many_wilds")
+
+
+def test_d1_wild_in_its_own_place_still_counts_as_wild() -> None:
+    # round 5: 7s wild; 7H stands for itself, 7S for 8H: two wilds side by side
+    assert_invalid(judge("pay-me", 5, "6H 7H 7S 9H"), "adjacent_wilds")
+    # round 1: 2s and 3s wild: A-2-3 is one natural and two wilds
+    assert_invalid(judge("pay-me", 1, "AH 2H 3H"), "too_many_wilds")
+
+
+def test_wild_in_place_natural_overrides_d1() -> None:
+    assert_valid(judge("pay-me", 3, "5H 5S 5D", wild_in_place_natural=True), "set", "5H 5S 5D")
+    assert_valid(judge("pay-me", 5, "6H 7H 7S 9H", wild_in_place_natural=True), "run", "6H 7H 7S=8H 9H")
+    assert_valid(judge("pay-me", 1, "AH 2H 3H", wild_in_place_natural=True), "run")
+    assert_valid(judge("pay-me", 3, "5H 5S JK", wild_in_place_natural=True), "set")
+
+
+def test_wild_in_place_natural_only_for_a_wild_standing_for_itself() -> None:
+    # round 2, 4s wild: 4H and 4S stand for 8s, not for themselves, so they stay wild
+    assert_invalid(judge("pay-me-family", 2, "4H 4S 8D", wild_in_place_natural=True), "too_many_wilds")
+    assert_invalid(judge("pay-me", 5, "8H 7S 2H", wild_in_place_natural=True), "too_many_wilds")
+    assert_valid(judge("pay-me", 5, "8H 7H 2H", wild_in_place_natural=True), "run", "8H 7H 2H=6H")
+
+
+# --- all-wild melds and wild limits ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("number", "meld"), [(1, "3H 3S 3D"), (5, "7H 7S 7D"), (11, "KH KS KD KC")])
+def test_three_thirteen_all_wild_sets(number: int, meld: str) -> None:
+    assert_valid(judge("three-thirteen", number, meld), "set")
+
+
+@pytest.mark.parametrize("meld", ["JK JK JK", "2H 2S 2D", "JK 2H 2S"])
+def test_three_13_all_wild_melds(meld: str) -> None:
+    assert_valid(judge("3-13", 10, meld), "set")
+
+
+def test_three_thirteen_any_number_of_wilds() -> None:
+    assert_valid(judge("three-thirteen", 5, "8H 7S 7D 7C"), "set")
+    assert_valid(judge("three-thirteen", 5, "9C 7D 7S QC"), "run", "9C 7D=10C 7S=JC QC")
+
+
+def test_jokers_and_twos_wild_in_pay_me() -> None:
+    assert_valid(judge("pay-me", 5, "8H 8S JK"), "set")
+    assert_valid(judge("pay-me", 5, "8H 8S 2C"), "set")
+    assert_valid(judge("pay-me", 5, "8H JK 2D 8S"), "set")  # two wilds, two naturals
+    assert_valid(judge("pay-me", 5, "9C JK JC"), "run", "9C JK=10C JC")
+    assert_valid(judge("pay-me", 5, "9C 2D JC"), "run", "9C 2D=10C JC")
+
+
+def test_never_more_wilds_than_naturals_in_pay_me() -> None:
+    assert_invalid(judge("pay-me", 5, "8H JK 2D"), "too_many_wilds")
+    assert_invalid(judge("pay-me-family", 5, "8H JK JK"), "too_many_wilds")
+    assert_invalid(judge("pay-me", 5, "9C JK=10C 2D=JC"), "too_many_wilds")
+
+
+def test_wild_limit_option() -> None:
+    assert_valid(judge("pay-me", 5, "8H JK JK", wild_limit="none"), "set")
+    assert_valid(judge("pay-me", 3, "5H 5S 5D", wild_limit="none"), "set")
+    assert_invalid(judge("three-thirteen", 5, "8H 7S 7D", wild_limit="not_more_than_naturals"), "too_many_wilds")
+    assert_invalid(judge("3-13", 5, "JK JK JK", wild_limit="not_more_than_naturals"), "too_many_wilds")
+
+
+def test_sets_have_no_adjacency_rule() -> None:
+    assert_valid(judge("pay-me", 5, "8H JK 2D 8S"), "set")
+
+
+def test_adjacent_wilds_at_an_end() -> None:
+    assert_invalid(judge("pay-me", 5, "9C 10C JK 2D"), "adjacent_wilds")
+    assert_invalid(judge("pay-me", 5, "JK 2D 9C 10C"), "adjacent_wilds")
+
+
+def test_adjacent_wilds_in_gaps_after_sorting() -> None:
+    # naturals 5 and 8, the gap 6-7 is filled by 7H (as itself) and JK: side by side
+    assert_invalid(judge("pay-me", 5, "5H 8H 7H JK"), "adjacent_wilds")
+    assert_valid(judge("pay-me", 5, "5H 8H 7H JK", wild_in_place_natural=True), "run", "5H 8H 7H JK=6H")
+
+
+def test_no_adjacent_wilds_option() -> None:
+    assert_valid(judge("pay-me", 5, "9C JK 2D QC", no_adjacent_wilds=False), "run", "9C JK=10C 2D=JC QC")
+    assert_valid(judge("three-thirteen", 5, "9C 7D 7S QC"), "run")
+    assert_valid(judge("3-13", 5, "9C JK 2D QC"), "run")
+    assert_invalid(judge("3-13", 5, "9C JK 2D QC", no_adjacent_wilds=True), "adjacent_wilds")
+    assert_invalid(judge("three-thirteen", 5, "9C 7D 7S QC", no_adjacent_wilds=True), "adjacent_wilds")
+
+
+# --- distinct_suit_sets: seed 001's aunt ----------------------------------------------
+
+
+def test_aunts_three_suit_variant() -> None:
+    on = {"distinct_suit_sets": True}
+    assert_invalid(judge("pay-me-family", 5, "10S 10C 10S", **on), "repeated_suit")
+    assert_valid(judge("pay-me-family", 5, "10S 10C 10D 10S", **on), "set")
+    assert_valid(judge("pay-me-family", 5, "10S 10C 10S JK", **on), "set")
+    assert_valid(judge("pay-me-family", 5, "10S 10C JK", **on), "set")
+    assert_invalid(judge("pay-me-family", 5, "10S 10C 10S 10S", **on), "repeated_suit")
+    assert_invalid(judge("pay-me-family", 5, "10S 10S JK", **on), "repeated_suit")
+
+
+def test_aunts_variant_is_off_by_default() -> None:
+    assert_valid(judge("pay-me-family", 5, "10S 10C 10S"), "set")
+    assert_valid(judge("pay-me", 5, "10S 10C 10S"), "set")
+
+
+def test_distinct_suit_sets_with_an_explicit_role() -> None:
+    verdict = judge("pay-me", 5, "10S 10S JK=10S", distinct_suit_sets=True)
+    assert_invalid(verdict, "repeated_suit")
+    assert_valid(judge("pay-me", 5, "10S 10C JK=10D", distinct_suit_sets=True), "set", "10S 10C JK=10D")
+
+
+def test_distinct_suit_sets_do_not_touch_runs() -> None:
+    assert_valid(judge("pay-me", 5, "3H 4H 5H", distinct_suit_sets=True), "run")
+
+
+# --- written order and explicit roles (RULES.md section 1) -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("meld", "read_as"),
+    [
+        ("9C JK JC", "9C JK=10C JC"),  # between two naturals: in that gap
+        ("JC JK 9C", "JC JK=10C 9C"),  # descending
+        ("JK 9C 10C", "JK=8C 9C 10C"),  # at the low end
+        ("9C 10C JK", "9C 10C JK=JC"),  # at the high end
+        ("10C 9C JK", "10C 9C JK=8C"),  # descending: the end after 9 is 8
+        ("JK 10C 9C", "JK=JC 10C 9C"),  # descending: the end before 10 is J
+    ],
+)
+def test_wild_stands_where_it_is_written(meld: str, read_as: str) -> None:
+    verdict = judge("pay-me", 5, meld)
+    assert_valid(verdict, "run", read_as)
+
+
+def test_three_13_wild_at_either_end_of_a_high_run() -> None:
+    assert_valid(judge("3-13", 6, "JK QH KH"), "run", "JK=JH QH KH")
+    assert_valid(judge("3-13", 6, "QH KH JK"), "run", "QH KH JK=AH")
+
+
+@pytest.mark.parametrize(
+    ("meld", "read_as"),
+    [
+        ("10C JK 9C", "10C JK=JC 9C"),  # not a sequence as written: sorted, the wild at an end
+        ("9C QC JK JC", "9C QC JK=10C JC"),  # the gap is filled first
+        ("JK=JH 9H 10H", "JK=JH 9H 10H"),  # an explicit role wins over the written place
+    ],
+)
+def test_non_sequence_order_gets_sorted(meld: str, read_as: str) -> None:
+    assert_valid(judge("pay-me", 5, meld), "run", read_as)
+
+
+def test_sorted_reading_that_avoids_adjacent_wilds() -> None:
+    verdict = judge("pay-me", 5, "9C JK 10C 2D")
+    assert verdict.valid
+    assert verdict.read_as is not None
+    ranks = sorted(card.rank for card in verdict.read_as if card.rank is not None)
+    assert [int(rank) for rank in ranks] == [8, 9, 10, 11]
+
+
+def test_explicit_role_places_the_wild() -> None:
+    assert_valid(judge("pay-me", 5, "2H=5H 3H 4H"), "run", "2H=5H 3H 4H")
+    assert_valid(judge("pay-me", 5, "3H 4H 2H=5H"), "run", "3H 4H 2H=5H")
+    assert_valid(judge("pay-me", 5, "JK=3D 3H 3S"), "set", "JK=3D 3H 3S")
+
+
+def test_explicit_role_that_leaves_a_gap() -> None:
+    assert_invalid(judge("pay-me", 5, "3H 4H 2H=6H"), "gap")
+    assert_invalid(judge("pay-me", 5, "9H JK=QH JH"), "gap")
+
+
+def test_explicit_roles_keep_adjacency() -> None:
+    assert_invalid(judge("pay-me", 5, "2D=JC 9C JK QC"), "adjacent_wilds")
+
+
+def test_explicit_role_in_another_suit_or_same_place() -> None:
+    assert_invalid(judge("pay-me", 5, "9H 10H JK=JS"), "mixed_suits")
+    assert_invalid(judge("pay-me", 5, "9H 10H JK=10H"), "duplicate_in_run")
+
+
+def test_wild_read_as_itself_shown_plainly() -> None:
+    verdict = judge("pay-me", 5, "2H=2H 3H 4H")
+    assert_valid(verdict, "run", "2H 3H 4H")
+
+
+def test_set_reading_shows_each_wild() -> None:
+    verdict = judge("pay-me", 5, "8H 8S JK")
+    assert verdict.read_as is not None
+    assert [str(card)[0] for card in verdict.read_as] == ["8", "8", "8"]
+    assert verdict.read_as_text.startswith("8H 8S JK=8")
+
+
+def test_invalid_meld_reads_as_written() -> None:
+    verdict = judge("pay-me", 5, "9C JK 2D QC")
+    assert verdict.read_as is None
+    assert verdict.read_as_text == "9C JK 2D QC"
+
+
+def test_d3_twos_per_preset() -> None:
+    assert_invalid(judge("pay-me", 1, "2H 2S 2D"), "too_many_wilds")  # jokers and 2s are wild
+    assert_valid(judge("pay-me-family", 1, "2H 2S 2D"), "set", "2H 2S 2D")  # D3: twos are natural
+    assert_valid(judge("pay-me-family", 4, "AH 2H 3H"), "run", "AH 2H 3H")
+    assert_valid(judge("3-13", 1, "2H 2S 2D"), "set")  # all wild, allowed
+
+
+def test_full_cycle_aces_wild_round() -> None:
+    # round 12 of the full cycle: 14 cards, aces wild; A-2-3 is one natural and two wilds
+    assert_invalid(judge("pay-me", 12, "AH 2H 3H", full_cycle=True), "too_many_wilds")
+    assert_valid(judge("pay-me", 12, "AH KS KD", full_cycle=True), "set", "AH=KH KS KD")
+    assert_invalid(judge("pay-me", 12, "AH AS AD", full_cycle=True), "too_many_wilds")
+    assert_valid(judge("pay-me", 11, "AH AS AD", full_cycle=True), "set")
+
+
+@pytest.mark.parametrize(
+    ("number", "meld", "read_as"),
+    [
+        (1, "2D 3D JK", "2D 3D JK=4D"),  # round 1: 2s and 3s wild; 2D and 3D stand for themselves
+        (1, "JK 2D 3D", "JK=AD 2D 3D"),
+        (2, "2D JK 4D", "2D JK=3D 4D"),  # round 2: 2s and 4s wild
+    ],
+)
+def test_wild_in_place_natural_run_of_wild_cards(number: int, meld: str, read_as: str) -> None:
+    # RULES.md D1: "Option wild_in_place_natural lets a wild card that stands exactly for itself count
+    # as natural": two naturals and one wild, within the limit of "never more wilds than naturals".
+    assert_valid(judge("pay-me", number, meld, wild_in_place_natural=True), "run", read_as)
+
+
+def test_wild_in_place_natural_run_with_explicit_roles() -> None:
+    assert_valid(judge("pay-me", 1, "2D=2D 3D=3D JK", wild_in_place_natural=True), "run", "2D 3D JK=4D")

@@ -1,0 +1,321 @@
+"""Presets, house-rule options and decisions as data (RULES.md sections 3 and 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import OptionError, PlayerCountError, VariantError
+from engine.rules import (
+    DECISIONS,
+    OPTION_SPECS,
+    PRESETS,
+    RUMMY_PRESETS,
+    AceRule,
+    PenaltyTable,
+    WildLimit,
+    get_preset,
+    parse_set_arguments,
+    rule_set,
+)
+
+OPTION_KEYS_IN_SPEC = [
+    "full_cycle",
+    "distinct_suit_sets",
+    "no_aces_in_runs",
+    "ace",
+    "wild_limit",
+    "no_adjacent_wilds",
+    "wild_in_place_natural",
+    "lay_offs",
+    "discard_to_go_out",
+    "penalty_table",
+    "double_rounds",
+]
+
+
+def test_registry_holds_every_preset() -> None:
+    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay"}
+    assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13"}
+    for preset_id, preset in PRESETS.items():
+        assert preset.id == preset_id
+        assert get_preset(preset_id) is preset
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "seed"),
+    [
+        ("pay-me", "000_846ffe8787e014f0.txt"),
+        ("pay-me-family", "001_e66f4e8c7e0f68e1.txt"),
+        ("three-thirteen", "002_b0494917e5d528f7.txt"),
+        ("3-13", "003_564429eeed7c9619.txt"),
+        ("play-or-pay", "004_86746446384aefff.txt"),
+    ],
+)
+def test_each_preset_names_its_seed(preset_id: str, seed: str) -> None:
+    assert PRESETS[preset_id].seed == seed
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "low", "high"),
+    [("pay-me", 2, 8), ("pay-me-family", 2, 6), ("three-thirteen", 2, 4), ("3-13", 2, 9), ("play-or-pay", 3, 10)],
+)
+def test_player_limits(preset_id: str, low: int, high: int) -> None:
+    preset = PRESETS[preset_id]
+    assert (preset.min_players, preset.max_players) == (low, high)
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "jokers", "twos", "round_rank"),
+    [
+        ("pay-me", True, True, True),
+        ("pay-me-family", True, False, True),  # D3
+        ("three-thirteen", False, False, True),
+        ("3-13", True, True, False),
+    ],
+)
+def test_wild_cards_per_preset(preset_id: str, jokers: bool, twos: bool, round_rank: bool) -> None:
+    preset = PRESETS[preset_id]
+    assert (preset.wild_jokers, preset.wild_twos, preset.wild_round_rank) == (jokers, twos, round_rank)
+
+
+def test_pay_me_defaults() -> None:
+    options = rule_set("pay-me").options
+    assert options.full_cycle is False
+    assert options.distinct_suit_sets is False
+    assert options.no_aces_in_runs is False
+    assert options.ace is AceRule.LOW
+    assert options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    assert options.no_adjacent_wilds is True
+    assert options.wild_in_place_natural is False
+    assert options.lay_offs is True
+    assert options.discard_to_go_out is False
+    assert options.penalty_table is PenaltyTable.PAY_ME
+    assert options.double_rounds == frozenset()
+
+
+def test_pay_me_family_defaults() -> None:
+    options = rule_set("pay-me-family").options
+    assert options.ace is AceRule.LOW
+    assert options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    assert options.no_adjacent_wilds is True
+    assert options.lay_offs is True
+    assert options.discard_to_go_out is False
+    assert options.penalty_table is PenaltyTable.PAY_ME_FAMILY
+    assert options.distinct_suit_sets is False  # the aunt's variant is not the default (seed 001 Q&A)
+    assert options.no_aces_in_runs is False  # "Not in this version of the game" (seed 001 Q&A)
+
+
+def test_three_thirteen_defaults() -> None:
+    options = rule_set("three-thirteen").options
+    assert options.ace is AceRule.LOW
+    assert options.wild_limit is WildLimit.NONE
+    assert options.no_adjacent_wilds is False
+    assert options.lay_offs is False
+    assert options.discard_to_go_out is True
+    assert options.penalty_table is PenaltyTable.THREE_THIRTEEN
+    assert options.double_rounds == frozenset()
+
+
+def test_three_13_defaults() -> None:
+    options = rule_set("3-13").options
+    assert options.ace is AceRule.HIGH
+    assert options.wild_limit is WildLimit.NONE
+    assert options.no_adjacent_wilds is False
+    assert options.lay_offs is True
+    assert options.discard_to_go_out is True
+    assert options.penalty_table is PenaltyTable.THREE_13
+    assert options.double_rounds == frozenset({10, 11})
+
+
+def test_every_option_of_the_spec_exists() -> None:
+    assert list(OPTION_SPECS) == OPTION_KEYS_IN_SPEC
+    assert list(rule_set("pay-me").options.as_json()) == OPTION_KEYS_IN_SPEC
+
+
+def test_option_choices() -> None:
+    assert OPTION_SPECS["ace"].choices == ("low", "high", "both")
+    assert OPTION_SPECS["wild_limit"].choices == ("none", "not_more_than_naturals")
+    assert set(OPTION_SPECS["penalty_table"].choices) == {"pay-me", "pay-me-family", "three-thirteen", "3-13"}
+
+
+def test_overrides_replace_defaults_and_keep_the_rest() -> None:
+    rules = rule_set(
+        "pay-me",
+        {
+            "full_cycle": "true",
+            "distinct_suit_sets": "yes",
+            "no_aces_in_runs": "on",
+            "ace": "BOTH",
+            "wild_limit": "none",
+            "no_adjacent_wilds": "false",
+            "wild_in_place_natural": "1",
+            "lay_offs": "no",
+            "discard_to_go_out": True,
+            "penalty_table": "3-13",
+            "double_rounds": "10,11",
+        },
+    )
+    options = rules.options
+    assert options.full_cycle and options.distinct_suit_sets and options.no_aces_in_runs
+    assert options.ace is AceRule.BOTH
+    assert options.wild_limit is WildLimit.NONE
+    assert options.no_adjacent_wilds is False
+    assert options.wild_in_place_natural is True
+    assert options.lay_offs is False
+    assert options.discard_to_go_out is True
+    assert options.penalty_table is PenaltyTable.THREE_13
+    assert options.double_rounds == frozenset({10, 11})
+    assert rules.preset is PRESETS["pay-me"]
+    # the preset's own defaults are untouched
+    assert rule_set("pay-me").options.ace is AceRule.LOW
+
+
+@pytest.mark.parametrize(
+    ("value", "rounds"),
+    [
+        ("true", {10, 11}),
+        (True, {10, 11}),
+        ("false", set()),
+        ("none", set()),
+        ("", set()),
+        ("9", {9}),
+        ("3, 7 9", {3, 7, 9}),
+        ([1, 2], {1, 2}),
+    ],
+)
+def test_double_rounds_values(value: object, rounds: set[int]) -> None:
+    assert rule_set("pay-me", {"double_rounds": value}).options.double_rounds == frozenset(rounds)
+
+
+def test_unknown_variant_names_it() -> None:
+    with pytest.raises(VariantError, match='unknown variant "gin-rummy"'):
+        rule_set("gin-rummy")
+
+
+def test_unknown_option_names_it() -> None:
+    with pytest.raises(OptionError, match='unknown option "full_cycel"'):
+        rule_set("pay-me", {"full_cycel": "true"})
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("full_cycle", "maybe"),
+        ("ace", "middle"),
+        ("wild_limit", "two"),
+        ("penalty_table", "bridge"),
+        ("double_rounds", "ten"),
+        ("double_rounds", "0,5"),
+        ("no_adjacent_wilds", "2"),
+    ],
+)
+def test_bad_option_value_names_option_and_value(key: str, value: str) -> None:
+    with pytest.raises(OptionError) as caught:
+        rule_set("pay-me", {key: value})
+    assert f'"{key}"' in str(caught.value)
+    assert value in str(caught.value)
+
+
+def test_double_round_beyond_the_game() -> None:
+    with pytest.raises(OptionError, match="round 12"):
+        rule_set("pay-me", {"double_rounds": "12"})
+    assert rule_set("pay-me", {"full_cycle": "true", "double_rounds": "23"}).options.double_rounds == {23}
+
+
+def test_set_arguments() -> None:
+    assert parse_set_arguments(["ace=both", " lay_offs = false "]) == {"ace": "both", "lay_offs": "false"}
+    with pytest.raises(OptionError, match='"ace" is not KEY=VALUE'):
+        parse_set_arguments(["ace"])
+    with pytest.raises(OptionError):
+        parse_set_arguments(["=low"])
+
+
+def test_rule_set_rounds() -> None:
+    assert rule_set("pay-me").rounds == 11
+    assert rule_set("pay-me", {"full_cycle": "true"}).rounds == 23
+
+
+@pytest.mark.parametrize("decision", ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9"])
+def test_decision_texts_available(decision: str) -> None:
+    entry = DECISIONS[decision]
+    assert entry.id == decision
+    assert entry.title
+    assert len(entry.text) > 20
+
+
+def test_decision_texts_say_what_rules_md_decides() -> None:
+    assert "5♥ 5♠ 5♦" in DECISIONS["D1"].text
+    assert DECISIONS["D1"].option == "wild_in_place_natural"
+    assert "23" in DECISIONS["D2"].text and "22" in DECISIONS["D2"].text
+    assert "Aces wild" in DECISIONS["D2"].text
+    assert "Twos are natural" in DECISIONS["D3"].text
+    assert "tier" in DECISIONS["D4"].text
+    assert "replace a wild" in DECISIONS["D5"].text
+    assert "4♥" in DECISIONS["D5"].text
+    assert "turn order" in DECISIONS["D6"].title.lower() or "one after another" in DECISIONS["D6"].text
+    assert "minimum" in DECISIONS["D7"].text
+    assert "0" in DECISIONS["D8"].title
+    assert "share the win" in DECISIONS["D9"].text
+
+
+def test_presets_list_their_decisions() -> None:
+    assert "D3" in PRESETS["pay-me-family"].decisions
+    assert "D4" in PRESETS["pay-me-family"].decisions
+    assert "D1" in PRESETS["pay-me"].decisions
+    assert "D2" in PRESETS["pay-me"].decisions
+    assert "D3" not in PRESETS["pay-me"].decisions
+
+
+def test_rule_set_decisions_follow_options() -> None:
+    three = [decision.id for decision in rule_set("three-thirteen").decisions()]
+    assert "D5" not in three and "D6" not in three  # no lay-offs in Three Thirteen
+    family = [decision.id for decision in rule_set("pay-me-family").decisions()]
+    assert "D2" not in family
+    cycled = [decision.id for decision in rule_set("pay-me-family", {"full_cycle": "true"}).decisions()]
+    assert "D2" in cycled
+    no_layoffs = [decision.id for decision in rule_set("pay-me", {"lay_offs": "false"}).decisions()]
+    assert "D5" not in no_layoffs and "D6" not in no_layoffs
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "players", "decks", "jokers"),
+    [
+        ("pay-me", 2, 1, 2),
+        ("pay-me", 3, 2, 4),
+        ("pay-me", 4, 2, 4),
+        ("pay-me", 5, 3, 6),
+        ("pay-me", 8, 3, 6),
+        ("pay-me-family", 2, 1, 2),
+        ("pay-me-family", 4, 1, 2),
+        ("pay-me-family", 5, 2, 4),
+        ("pay-me-family", 6, 2, 4),
+        ("three-thirteen", 2, 1, 0),
+        ("three-thirteen", 3, 2, 0),
+        ("three-thirteen", 4, 2, 0),
+        ("3-13", 2, 2, 4),
+        ("3-13", 5, 2, 4),
+        ("3-13", 6, 3, 6),
+        ("3-13", 9, 3, 6),
+    ],
+)
+def test_decks_and_jokers_per_player_count(preset_id: str, players: int, decks: int, jokers: int) -> None:
+    row = PRESETS[preset_id].table_for(players)
+    assert (row.decks, row.jokers) == (decks, jokers)
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "players"),
+    [("pay-me", 1), ("pay-me", 9), ("pay-me-family", 7), ("three-thirteen", 5), ("3-13", 10), ("3-13", 1)],
+)
+def test_player_count_outside_limits(preset_id: str, players: int) -> None:
+    with pytest.raises(PlayerCountError, match=str(players)):
+        PRESETS[preset_id].table_for(players)
+
+
+@pytest.mark.parametrize(
+    ("preset_id", "decks", "jokers"),
+    [("pay-me", 3, 6), ("pay-me-family", 2, 4), ("three-thirteen", 2, 0), ("3-13", 3, 6)],
+)
+def test_largest_table(preset_id: str, decks: int, jokers: int) -> None:
+    row = PRESETS[preset_id].largest_table
+    assert (row.decks, row.jokers) == (decks, jokers)
