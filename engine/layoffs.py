@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, MeldCard, Suit, parse_meld
+from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions
 from engine.rules import RuleSet
@@ -134,6 +134,9 @@ def verify_layoff(
 
 
 def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    if all(info.is_wild(card) for card in meld.cards):
+        # A set of wild cards only has no rank of its own until a natural joins it.
+        return _judge(tuple(MeldCard(card) for card in meld.cards) + cards, rules, info, what)
     rank = meld.read_as[0].rank
     for held in cards:
         stands = held.role or held.card
@@ -165,11 +168,24 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
         places = rank_positions(stands.rank, ace, no_aces)
+        _verify_ace_end(held, places, meld, what)
         outside = [place for place in places if place not in occupied and place not in fixed]
         if not outside:
             raise _filled_problem(held, places, occupied, fixed, what)
         fixed[_nearest(outside, meld.positions)] = held
     return _place_run(meld, fixed, free, rules, info, what)
+
+
+def _verify_ace_end(held: MeldCard, places: tuple[int, ...], meld: TableMeld, what: str) -> None:
+    """An ace laid at the end of the run where this game does not let an ace stand."""
+    stands = held.role or held.card
+    if stands.rank is not Rank.ACE or not places:
+        return
+    low, high = meld.positions[0], meld.positions[-1]
+    if low == 2 and 1 not in places and high != 13:
+        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2.")
+    if high == 13 and 14 not in places and low != 2:
+        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King.")
 
 
 def _nearest(places: list[int], positions: tuple[int, ...]) -> int:
