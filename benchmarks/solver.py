@@ -15,6 +15,7 @@ sample of the same corpus in the same run, and the ratio of median times is prin
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -106,18 +107,21 @@ def corpus(seed: int, per_round: int) -> list[Case]:
     )
 
 
-def time_cold(case: Case) -> float:
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def time_cold(case: Case, clock: Callable[[], float]) -> float:
     solver._SOLVED.clear()
-    start = time.perf_counter()
+    start = clock()
     solver.best_arrangement(case.hand, case.rules, case.info)
-    return time.perf_counter() - start
+    return clock() - start
 
 
-def time_all(cases: list[Case], passes: int) -> list[float]:
+def time_all(cases: list[Case], passes: int, clock: Callable[[], float]) -> list[float]:
     best = [float("inf")] * len(cases)
     for _ in range(passes):
         for index, case in enumerate(cases):
-            best[index] = min(best[index], time_cold(case))
+            best[index] = min(best[index], time_cold(case, clock))
     return best
 
 
@@ -148,8 +152,15 @@ def main() -> None:
     args = parser.parse_args()
 
     cases = corpus(args.seed, args.per_round)
-    times = time_all(cases, args.passes)
-    print(f"Solver, cache cleared before every hand, fastest of {args.passes} passes (Python {sys.version.split()[0]})")
+    print(f"Python {sys.version.split()[0]}, load average before the run: {os.getloadavg()[0]:.2f}")
+    for name, clock in CLOCKS.items():
+        times = time_all(cases, args.passes, clock)
+        print(f"\nSolver ({name} time), cache cleared before every hand, fastest of {args.passes} passes")
+        report(cases, times)
+    run_reference(cases, args)
+
+
+def report(cases: list[Case], times: list[float]) -> None:
     print(summary("all hands", times))
     print(summary("13-card hands, all", _select(cases, times, lambda case: len(case.hand) == 13)))
     print(summary("13-card hands, random", _select(cases, times, lambda c: len(c.hand) == 13 and "round" in c.label)))
@@ -160,11 +171,13 @@ def main() -> None:
     worst = max(range(len(cases)), key=times.__getitem__)
     print(f"slowest hand: {cases[worst].label}: {' '.join(map(str, cases[worst].hand))}")
 
+
+def run_reference(cases: list[Case], args: argparse.Namespace) -> None:
     sample = random.Random(args.seed + 1).sample(
         [case for case in cases if len(case.hand) == 13], min(args.reference_hands, len(cases))
     )
     reference = [time_reference(case) for case in sample]
-    solved = time_all(sample, args.passes)
+    solved = time_all(sample, args.passes, time.perf_counter)
     ratio = statistics.median(reference) / statistics.median(solved)
     print(f"\nBrute-force reference on {len(sample)} of the 13-card hands (same run):")
     print(summary("reference", reference))

@@ -164,14 +164,17 @@ class _Component:
             self.memo[state] = result
             return result
         first = ((state & -state).bit_length() - 1) >> 1
-        rest = self.solve(state - (1 << 2 * first))[0]
+        memo = self.memo
+        child = state - (1 << 2 * first)
+        rest = (memo.get(child) or self.solve(child))[0]  # most children are known: skip the call
         value = self.values[first]
         best = [cost + value if cost < INF else INF for cost in rest]
         choices: list[_Choice | None] = [first if cost < INF else None for cost in rest]
         size = self.size
         for meld in self._melds_with(first, state):
             wilds = meld[1]
-            rest = self.solve(state - meld[7])[0]
+            child = state - meld[7]
+            rest = (memo.get(child) or self.solve(child))[0]
             for k in range(wilds, size):
                 cost = rest[k - wilds]
                 if cost < best[k]:
