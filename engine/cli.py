@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from engine.api import best_json, check_json, layoff_json, schedule_json, variants_json
+from engine.api import best_json, check_json, layoff_json, rules_from, schedule_json, variants_json
 from engine.errors import EngineError
 
 
@@ -84,13 +84,16 @@ def _run_best(args: argparse.Namespace, out: TextIO) -> None:
     if args.jsonl:
         if args.hand is not None:
             raise UsageError("--jsonl reads hands from standard input; give no HAND argument")
+        rules_from(args.variant, args.overrides)  # a bad variant or option fails once, before any line
         for line in sys.stdin:
-            if line.strip():
+            if line.strip():  # as usual for JSON Lines, blank lines are not records
                 _emit(_best_line(args, line), out)
                 out.flush()
         return
     if args.hand is None:
         raise UsageError("best needs a HAND, or --jsonl")
+    if not args.hand.strip():
+        raise UsageError("the HAND has no cards")
     if args.round is None:
         raise UsageError("best needs --round")
     _emit(best_json(args.variant, args.round, args.overrides, args.hand, args.declarer, args.players), out)
@@ -106,7 +109,7 @@ def _best_line(args: argparse.Namespace, line: str) -> dict[str, Any]:
     try:
         round_number = request.get("round", args.round)
         hand = request.get("hand")
-        if not isinstance(hand, str):
+        if not isinstance(hand, str) or not hand.strip():
             return {"error": 'each line needs "hand": a string of cards'}
         if not isinstance(round_number, int) or isinstance(round_number, bool):
             return {"error": 'each line needs "round": a whole number'}

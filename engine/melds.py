@@ -309,8 +309,13 @@ def _run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Readi
     if not fixed:
         return
     suit = next(iter(fixed.values()))[1]
-    written = list(_written_positions(cards, fixed, table))
-    candidates = written or list(_sorted_positions(cards, fixed, table))
+    written = list(_written_positions(cards, fixed))
+    candidates = [positions for positions in written if _in_range(positions, table)]
+    if written and not candidates:
+        # The naturals are in order, so the wilds stand where they are written (RULES.md 1),
+        # and one of them stands where this game lets no card stand.
+        raise _beyond_the_ends(cards, written[0], table)
+    candidates = candidates or list(_sorted_positions(cards, fixed, table))
     if not candidates:
         raise _run_structure_problem(cards, fixed, table)
     for positions in candidates:
@@ -352,19 +357,40 @@ def _in_range(positions: Sequence[int], table: _Table) -> bool:
     return table.lowest <= min(positions) and max(positions) <= table.highest and len(positions) <= MAX_RUN
 
 
-def _written_positions(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> Iterator[list[int]]:
-    """Readings that keep the written order, ascending first; empty when it is not a sequence."""
+def _written_positions(cards: tuple[MeldCard, ...], fixed: _Fixed) -> Iterator[list[int]]:
+    """Readings that keep the written order, ascending first; none when it is not a sequence.
+
+    Places may fall outside what the game allows; the caller judges that."""
     first = min(fixed)
     seen = []
     for step in (1, -1):
         for start_position in fixed[first][0]:
             start = start_position - step * first
             positions = [start + step * index for index in range(len(cards))]
-            if positions in seen or not _in_range(positions, table):
+            if positions in seen:
                 continue
             if all(positions[index] in options for index, (options, _) in fixed.items()):
                 seen.append(positions)
                 yield positions
+
+
+def _beyond_the_ends(cards: tuple[MeldCard, ...], positions: list[int], table: _Table) -> _Rejection:
+    """Why a run read in its written order does not fit between the game's lowest and highest place."""
+    names = _names(cards)
+    if len(cards) > MAX_RUN:
+        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards.")
+    index, place = next((i, p) for i, p in enumerate(positions) if not table.lowest <= p <= table.highest)
+    where = f"{names}: read in the order written, {cards[index].card}"
+    if not 1 <= place <= 14:
+        return _Rejection(
+            Reason.WRAP, f"{where} would stand beyond the ace; runs never wrap around (K-A-2 is not a run)."
+        )
+    if table.no_aces:
+        return _Rejection(
+            Reason.ACES_NOT_IN_RUNS, f"{where} would stand as an ace; with no aces in runs, no card stands as an ace."
+        )
+    rule = "low, so A-2-3 is a run but Q-K-A is not" if place == 14 else "high, so Q-K-A is a run but A-2-3 is not"
+    return _Rejection(Reason.ACE_NOT_ALLOWED, f"{where} would stand as an ace; aces are {rule}.")
 
 
 def _ace_choices(fixed: _Fixed) -> Iterator[dict[int, int]]:
@@ -460,7 +486,8 @@ def _smallest_gap(fixed: _Fixed) -> int:
 def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> bool:
     relaxed = _Table(_relaxed_rules(table.rules), table.info)
     loose = {index: (relaxed.positions(rank_at(options[0])), suit) for index, (options, suit) in fixed.items()}
-    return bool(list(_written_positions(cards, loose, relaxed)) or list(_sorted_positions(cards, loose, relaxed)))
+    written = [positions for positions in _written_positions(cards, loose) if _in_range(positions, relaxed)]
+    return bool(written or list(_sorted_positions(cards, loose, relaxed)))
 
 
 def _relaxed_rules(rules: RuleSet) -> RuleSet:

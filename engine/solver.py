@@ -102,7 +102,7 @@ _Code = tuple[int, int]
 _Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int, int]
 # Run shapes by (naturals needed, naturals displaced, naturals displaced if they score no less than a wild).
 _Shapes = dict[tuple[int, int, int], list[_Meld]]
-_LOW_BITS = int("01" * 16, 2)  # the low bit of every two-bit count
+_LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
 def _delta(used: Sequence[int]) -> int:

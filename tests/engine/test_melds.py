@@ -226,15 +226,17 @@ def test_no_aces_in_runs_option() -> None:
     assert_invalid(judge("pay-me-family", 6, "JK=AH 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
     low = judge("pay-me-family", 6, "2H 3H JK", no_aces_in_runs=True)
     assert_valid(low, "run", "2H 3H JK=4H")
-    high = judge("pay-me-family", 6, "QH KH JK", no_aces_in_runs=True, ace="both")
-    assert_valid(high, "run", "QH KH JK=JH")
+    high = judge("pay-me-family", 6, "JK QH KH", no_aces_in_runs=True, ace="both")
+    assert_valid(high, "run", "JK=JH QH KH")
 
 
-def test_no_aces_in_runs_written_wild_below_two_is_not_an_ace() -> None:
-    verdict = judge("pay-me-family", 6, "JK 2H 3H", no_aces_in_runs=True)
-    assert verdict.valid
-    assert verdict.read_as is not None
-    assert all(card.rank is None or card.rank.token != "A" for card in verdict.read_as)
+def test_a_wild_written_where_an_ace_would_stand_is_refused() -> None:
+    # RULES.md 1: "a wild written at an end stands at that end"; the naturals are in order, so the
+    # wild is not moved to the other end: written below the 2 (or above the King) it would be an ace.
+    assert_invalid(judge("pay-me-family", 6, "JK 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
+    assert_invalid(judge("pay-me-family", 6, "QH KH JK", no_aces_in_runs=True, ace="both"), "aces_not_in_runs")
+    assert_invalid(judge("pay-me", 5, "QH KH JK"), "ace_not_allowed")  # aces low: Q-K-A is not a run
+    assert_invalid(judge("3-13", 5, "KH AH 2H"), "wrap")  # 2H is wild, and would stand after the ace
 
 
 # --- D1: a wild card is always wild ---------------------------------------------------
