@@ -1,0 +1,728 @@
+"""Settling disputes at the table (issue 5): meld checks, the declarer check, lay-off chains,
+scoring hands from their cards, and the log of every check made in a game.
+
+Like `companion.services`, this module only asks the engine and passes its answers on: every
+verdict, reason and arrangement comes from `engine.api` (the same functions as the command
+line), `engine.solver` or `engine.layoffs`. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from companion import services
+from companion.extensions import db
+from companion.models import Dispute, Game
+from engine.api import best_json, check_json, deck_row, layoff_json
+from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.errors import CannotGoOut, EngineError
+from engine.layoffs import table_melds
+from engine.penalties import penalty_rows
+from engine.rules import OPTION_SPECS, Decision, DeckRow, Preset, RuleSet
+from engine.schedule import RoundInfo, round_info, schedule
+from engine.scoring import parse_points
+from engine.solver import going_out
+
+MAX_MELDS = 8
+# No round deals more than 14 cards (Pay Me's full cycle), plus the card drawn. The search for the
+# best arrangement grows quickly with the hand, so longer "hands" are refused before it starts.
+MAX_HAND_CARDS = 16
+KINDS = ("meld", "declarer", "layoff", "hand")
+
+
+def _engine(call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call the engine; its errors become InvalidInput with the engine's own sentence."""
+    try:
+        return call(*args, **kwargs)
+    except EngineError as error:
+        raise services.InvalidInput(" ".join(str(error).split())) from error
+
+
+# ---------------------------------------------------------------- the table a check is made at
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rules a check is made under: a preset, its options, a round and (in a game) the players."""
+
+    variant: str
+    options: dict[str, Any]
+    round: int
+    players: int | None
+    rules: RuleSet
+    info: RoundInfo
+    decks: int
+    jokers: int
+
+    @property
+    def name(self) -> str:
+        return self.rules.preset.name
+
+    @property
+    def rounds(self) -> int:
+        return len(schedule(self.rules))
+
+    @property
+    def wild_words(self) -> str:
+        return self.info.wild_words
+
+    @property
+    def wild_ranks(self) -> str:
+        """The wild ranks for the card picker's data-wild-ranks ("2 3")."""
+        return " ".join(token for token in self.info.wild_tokens if token != "JK")
+
+    @property
+    def lay_offs(self) -> bool:
+        return self.rules.options.lay_offs
+
+    @property
+    def multiplier(self) -> int:
+        return self.info.multiplier
+
+    @property
+    def cards(self) -> int:
+        return self.info.cards
+
+
+def table(variant: object, options: object, round_number: object, players: int | None = None) -> Table:
+    """The rules of one round; InvalidInput with the engine's sentence when they make no sense."""
+    if not isinstance(variant, str):
+        raise services.InvalidInput("variant must be a preset id such as pay-me")
+    if options is not None and not isinstance(options, dict):
+        raise services.InvalidInput("options must be an object of house-rule options")
+    rules = services.rules_for(variant, options)
+    if not isinstance(round_number, int) or isinstance(round_number, bool):
+        raise services.InvalidInput(f'round must be a whole number, not "{round_number}"')
+    info = _engine(round_info, rules, round_number)
+    row = _engine(deck_row, rules, players)
+    return Table(rules.preset.id, rules.options.as_json(), round_number, players, rules, info, row.decks, row.jokers)
+
+
+def game_table(game: Game, round_number: int) -> Table:
+    return table(game.variant, game.options, round_number, len(game.players))
+
+
+# ---------------------------------------------------------------- cards as the pages show them
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card as a page shows it: ``10♥`` in red, ``🃏``; `wild` marks a wild card this round."""
+
+    symbol: str
+    red: bool
+    wild: bool = False
+
+
+def face(card: Card, info: RoundInfo | None = None) -> Face:
+    return Face(card.symbol, bool(card.suit and card.suit.is_red), bool(info and info.is_wild(card)))
+
+
+def faces(tokens: Sequence[str], info: RoundInfo | None = None) -> tuple[Face, ...]:
+    """Faces of canonical tokens as the engine writes them (``JK=7H`` shows the joker)."""
+    return tuple(face(MeldCard.parse(token).card, info) for token in tokens)
+
+
+def readings(tokens: Sequence[str], read_as: Sequence[str] | None, info: RoundInfo) -> tuple[str, ...]:
+    """How each wild card was read: ``🃏 as 10♥`` (Verdict.read_as)."""
+    if not read_as:
+        return ()
+    shown = []
+    for token, stands in zip(tokens, read_as, strict=False):
+        card = MeldCard.parse(token).card
+        if info.is_wild(card):
+            shown.append(f"{card.symbol} as {Card.parse(stands).symbol}")
+    return tuple(shown)
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """One meld's verdict: its cards, kind, the engine's reason, and how its wilds were read."""
+
+    text: str
+    cards: tuple[Face, ...]
+    valid: bool
+    kind: str | None
+    reason: str | None
+    readings: tuple[str, ...]
+
+
+def meld_views(answer: Mapping[str, Any], texts: Sequence[str], info: RoundInfo) -> tuple[MeldView, ...]:
+    return tuple(
+        MeldView(
+            text=text,
+            cards=faces(meld["cards"], info),
+            valid=bool(meld["valid"]),
+            kind=meld["kind"],
+            reason=meld["reason"],
+            readings=readings(meld["cards"], meld.get("read_as"), info),
+        )
+        for meld, text in zip(answer["melds"], texts, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class HandView:
+    """The best a hand can score: the card points (as a table types them), the melds kept,
+    the lay-offs onto the declarer's melds, and the cards left over."""
+
+    points: int
+    penalty: int
+    melds: tuple[tuple[Face, ...], ...]
+    layoffs: tuple[tuple[int, tuple[Face, ...]], ...]
+    unmelded: tuple[Face, ...]
+
+    @property
+    def summary(self) -> str:
+        """``7♥ 8♥ 🃏 · 9♣ 10♣ J♣ · left: K♠``."""
+        parts = [" ".join(card.symbol for card in meld) for meld in self.melds]
+        parts += [f"on meld {number}: " + " ".join(card.symbol for card in cards) for number, cards in self.layoffs]
+        if self.unmelded:
+            parts.append("left: " + " ".join(card.symbol for card in self.unmelded))
+        return " · ".join(parts) if parts else "nothing left"
+
+
+def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
+    penalty = int(answer["penalty"])
+    return HandView(
+        points=penalty // info.multiplier,
+        penalty=penalty,
+        melds=tuple(faces(meld, info) for meld in answer["melds"]),
+        layoffs=tuple((int(item["meld"]), faces(item["cards"], info)) for item in answer.get("layoffs", ())),
+        unmelded=faces(answer["unmelded"], info),
+    )
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def clean_melds(texts: Sequence[object]) -> list[str]:
+    """The melds entered, without the empty fields."""
+    melds = [text.strip() for text in texts if isinstance(text, str) and text.strip()]
+    if len(melds) > MAX_MELDS:
+        raise services.InvalidInput(f"check at most {MAX_MELDS} melds at a time")
+    return melds
+
+
+def check_melds(at: Table, melds: Sequence[str]) -> dict[str, Any]:
+    """The engine's verdicts on melds (the answer of ``python -m engine check``)."""
+    if not melds:
+        raise services.InvalidInput("enter at least one meld")
+    answer: dict[str, Any] = _engine(check_json, at.variant, at.round, at.options, list(melds), at.players)
+    return answer
+
+
+def best_hand(at: Table, hand: str, declarer: Sequence[str] = ()) -> dict[str, Any]:
+    """The least penalty of a hand, with lay-offs onto the declarer's melds (D7; ``engine best``)."""
+    if not hand.strip():
+        raise services.InvalidInput("enter the cards of the hand")
+    verify_hand_size(hand)
+    answer: dict[str, Any] = _engine(best_json, at.variant, at.round, at.options, hand, list(declarer), at.players)
+    return answer
+
+
+def verify_hand_size(hand: str) -> None:
+    """Refuse hands longer than any round deals (a guard for the server, not a rule)."""
+    count = len(split_tokens(hand))
+    if count > MAX_HAND_CARDS:
+        raise services.InvalidInput(
+            f"a hand holds at most {MAX_HAND_CARDS} cards (no round deals more than 14), not {count}"
+        )
+
+
+def canonical(hand: str) -> str:
+    """A hand in canonical notation ("10H QS JK"), or InvalidInput naming the bad token."""
+    cards: tuple[Card, ...] = _engine(parse_cards, hand)
+    return format_cards(cards)
+
+
+@dataclass(frozen=True)
+class DeclarerCheck:
+    """Whether the declarer's melds are legal and cover the whole hand (D8)."""
+
+    melds: tuple[MeldView, ...]
+    discard: tuple[Face, ...]
+    valid: bool
+    reason: str | None
+    table: tuple[list[str], ...]  # the melds as laid down, wild roles fixed (TableMeld.as_json)
+
+
+def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> DeclarerCheck:
+    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out."""
+    answer = check_melds(at, melds)
+    views = meld_views(answer, melds, at.info)
+    thrown: tuple[Card, ...] = _engine(parse_cards, discard) if discard.strip() else ()
+    if len(thrown) > 1:
+        raise services.InvalidInput("a player going out discards at most one card")
+    held = [MeldCard.parse(token).card for meld in answer["melds"] for token in meld["cards"]]
+    row = _engine(deck_row, at.rules, at.players)
+    _engine(verify_in_play, held + list(thrown), row.decks, row.jokers)
+    discard_faces = tuple(face(card, at.info) for card in thrown)
+    if not answer["valid"]:
+        first = next(view for view in views if not view.valid)
+        number = views.index(first) + 1
+        return DeclarerCheck(views, discard_faces, False, f"Meld {number} is not legal: {first.reason}", ())
+    try:
+        going_out(held + list(thrown), at.rules, at.info)
+    except CannotGoOut as problem:
+        return DeclarerCheck(views, discard_faces, False, str(problem), ())
+    laid = tuple(_laid_melds(at, melds))
+    return DeclarerCheck(views, discard_faces, True, None, laid)
+
+
+def _laid_melds(at: Table, melds: Sequence[str]) -> list[list[str]]:
+    """The declarer's melds as the engine lays them down (wild places fixed, D5)."""
+    laid = _engine(table_melds, list(melds), at.rules, at.info)
+    return [meld.as_json() for meld in laid]
+
+
+def check_laid(at: Table, melds: Sequence[str]) -> list[list[str]]:
+    """The declarer's melds as laid down; InvalidInput naming the first that is not legal."""
+    return _laid_melds(at, melds)
+
+
+def typed_points(name: str, text: str) -> int:
+    """Card points typed at the table (``10+5``); InvalidInput with the engine's sentence."""
+    try:
+        return int(parse_points(text))
+    except EngineError as error:
+        raise services.InvalidInput(f"{name}: {error}") from error
+
+
+def lay_off(at: Table, table_now: Sequence[Sequence[str]], onto: object, cards: str) -> dict[str, Any]:
+    """The engine's verdict on one lay-off onto the melds as they now lie (``engine layoff``)."""
+    melds = [" ".join(meld) for meld in table_now]
+    answer: dict[str, Any] = _engine(layoff_json, at.variant, at.round, at.options, melds, onto, cards, at.players)
+    return answer
+
+
+# ---------------------------------------------------------------- scoring a round from cards
+
+
+def score_hands(
+    game: Game, number: int, went_out: object, scores: object, hands: object, declarer: object
+) -> tuple[dict[str, object], dict[str, str] | None]:
+    """Scores for a round where some players' cards were entered (the services.add_round hook).
+
+    Players in `hands` are scored by the engine: the least penalty of their cards (D7), counting
+    lay-offs onto the declarer's melds where the preset has lay-offs. The player who went out
+    gives their cards either as `declarer` melds (a list), as melds in `hands` separated by
+    ``|``, or as a plain hand in `hands`; their cards must all meld (D8), with or without a
+    final discard as the preset says, and they score 0. Only melds given as melds count for
+    lay-offs. Returns the scores to verify and the hands to keep, in canonical notation.
+    """
+    scores, hands, declarer = _round_inputs(scores, hands, declarer)
+    if not isinstance(went_out, str) or went_out not in game.players:
+        raise services.InvalidInput("went_out must be the name of the player who went out")
+    for name in hands:
+        if name not in game.players:
+            raise services.InvalidInput(f'"{name}" is not a player in this game')
+        if name in scores:
+            raise services.InvalidInput(f"give {name}'s score or {name}'s cards, not both")
+    at = game_table(game, number)
+    melds = clean_melds(declarer)
+    if declarer and not melds:
+        raise services.InvalidInput("declarer must list at least one meld")
+    own = hands.get(went_out)
+    if own is not None and melds:
+        raise services.InvalidInput(f"give {went_out}'s cards once: as declarer melds or in hands")
+    if own is not None and "|" in own:
+        melds = clean_melds(own.split("|"))
+    merged: dict[str, object] = dict(scores)
+    kept: dict[str, str] = {}
+    laid: list[list[str]] = []
+    if melds:
+        laid = _laid_melds(at, melds)
+        _verify_went_out(at, went_out, [MeldCard.parse(token).card for meld in laid for token in meld])
+        kept[went_out] = " | ".join(_canonical_meld(meld) for meld in melds)
+        merged[went_out] = 0
+    elif own is not None:
+        kept[went_out] = canonical(_filled(went_out, own))
+        _verify_went_out(at, went_out, list(_engine(parse_cards, kept[went_out])))
+        merged[went_out] = 0
+    on_table = [" ".join(meld) for meld in laid]
+    for name in game.players:
+        if name in hands and name != went_out:
+            kept[name] = canonical(_filled(name, hands[name]))
+            merged[name] = hand_view(best_hand(at, kept[name], on_table), at.info).points
+    return merged, kept or None
+
+
+def _round_inputs(scores: object, hands: object, declarer: object) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    scores = {} if scores is None else scores
+    hands = {} if hands is None else hands
+    declarer = [] if declarer is None else declarer
+    if not isinstance(scores, dict):
+        raise services.InvalidInput("scores must be an object of card points by player name")
+    if not isinstance(hands, dict) or not all(isinstance(text, str) for text in hands.values()):
+        raise services.InvalidInput('hands must be an object of cards by player name, such as {"Ann": "7H 8H 9D"}')
+    if not isinstance(declarer, list) or not all(isinstance(meld, str) for meld in declarer):
+        raise services.InvalidInput('declarer must be a list of melds, such as ["4H 5H 6H", "9C 9D 9S"]')
+    return scores, hands, declarer
+
+
+def _filled(name: str, text: str) -> str:
+    if not text.strip():
+        raise services.InvalidInput(f"{name}'s cards are empty; give their cards or their score")
+    return text
+
+
+def _canonical_meld(text: str) -> str:
+    return format_cards(_engine(parse_meld, text))
+
+
+def _verify_went_out(at: Table, name: str, cards: Sequence[Card]) -> None:
+    row = _engine(deck_row, at.rules, at.players)
+    _engine(verify_in_play, cards, row.decks, row.jokers)
+    try:
+        going_out(cards, at.rules, at.info)
+    except CannotGoOut as problem:
+        raise services.InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
+
+
+def _lower(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
+# ---------------------------------------------------------------- the dispute log
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One check as the game page lists it."""
+
+    id: int
+    round: int
+    kind: str
+    player: str | None
+    cards: tuple[str, ...]
+    valid: bool
+    reason: str | None
+    result: dict[str, Any]
+    at: datetime
+
+    @property
+    def groups(self) -> tuple[tuple[Face, ...], ...]:
+        """The cards of each meld (or the hand) as the page shows them."""
+        return tuple(faces([token for token in text.split() if token != "|"]) for text in self.cards)
+
+    @property
+    def melds(self) -> tuple[tuple[tuple[Face, ...], dict[str, Any]], ...]:
+        """Each meld's cards with its verdict (meld and declarer checks)."""
+        verdicts = self.result.get("melds", [])
+        return tuple(zip(self.groups, verdicts, strict=False))
+
+    @property
+    def discard(self) -> tuple[Face, ...]:
+        """A declarer's final discard, if one was entered."""
+        return faces(str(self.result.get("discard", "")).split())
+
+    @property
+    def best(self) -> HandView | None:
+        """A scored hand's best arrangement (hand checks)."""
+        if self.kind != "hand" or "penalty" not in self.result:
+            return None
+        return HandView(
+            points=int(self.result.get("points", self.result["penalty"])),
+            penalty=int(self.result["penalty"]),
+            melds=tuple(faces(meld) for meld in self.result.get("melds", [])),
+            layoffs=tuple((int(item["meld"]), faces(item["cards"])) for item in self.result.get("layoffs", [])),
+            unmelded=faces(self.result.get("unmelded", [])),
+        )
+
+    @property
+    def title(self) -> str:
+        titles = {"meld": "Meld", "declarer": "Going out", "layoff": "Lay-off", "hand": "Hand"}
+        return titles.get(self.kind, self.kind)
+
+
+def log_check(
+    game: Game,
+    number: int,
+    kind: str,
+    cards: Sequence[str],
+    valid: bool,
+    reason: str | None,
+    result: dict[str, Any] | None = None,
+    player: str | None = None,
+    chain_id: int | None = None,
+) -> Dispute:
+    """Keep a check with its round; the game's version is not touched (a check changes no score)."""
+    entry = Dispute(
+        game_id=game.id,
+        round_number=number,
+        kind=kind,
+        player=player,
+        cards=list(cards),
+        valid=valid,
+        reason=reason,
+        result=result,
+        chain_id=chain_id,
+    )
+    db.session.add(entry)
+    db.session.commit()
+    return entry
+
+
+def _entry(row: Dispute) -> LogEntry:
+    return LogEntry(
+        row.id,
+        row.round_number,
+        row.kind,
+        row.player,
+        tuple(row.cards),
+        row.valid,
+        row.reason,
+        row.result or {},
+        row.created_at,
+    )
+
+
+def game_log(game_id: str, number: int | None = None) -> tuple[LogEntry, ...]:
+    """Every check made in a game (or one round), oldest first."""
+    query = db.select(Dispute).filter_by(game_id=game_id)
+    if number is not None:
+        query = query.filter_by(round_number=number)
+    return tuple(_entry(row) for row in db.session.scalars(query.order_by(Dispute.id)))
+
+
+def log_by_round(game_id: str) -> dict[int, tuple[LogEntry, ...]]:
+    grouped: dict[int, list[LogEntry]] = {}
+    for entry in game_log(game_id):
+        grouped.setdefault(entry.round, []).append(entry)
+    return {number: tuple(entries) for number, entries in sorted(grouped.items())}
+
+
+def get_entry(game_id: str, entry_id: int) -> LogEntry:
+    row = db.session.get(Dispute, entry_id)
+    if row is None or row.game_id != game_id:
+        raise services.NotFound("there is no such check in this game")
+    return _entry(row)
+
+
+# ---------------------------------------------------------------- lay-off chains (D6)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The lay-offs of one round: the declarer's melds, each lay-off in turn, the melds now."""
+
+    start: LogEntry
+    declarer: str
+    order: tuple[str, ...]  # the other players, starting left of the declarer
+    layoffs: tuple[LogEntry, ...]
+    melds: tuple[list[str], ...]  # as they lie now (TableMeld.as_json)
+
+    @property
+    def table(self) -> tuple[tuple[Face, ...], ...]:
+        """The melds as they lie now, as the page shows them."""
+        return tuple(faces(meld) for meld in self.melds)
+
+    @property
+    def next_player(self) -> str:
+        """Who lays off next: the player of the last lay-off keeps going, else the first in order."""
+        return self.layoffs[-1].player or self.order[0] if self.layoffs else self.order[0]
+
+
+def turn_order(players: Sequence[str], declarer: str) -> tuple[str, ...]:
+    """The other players in turn order, starting left of the declarer (seat order is clockwise)."""
+    seat = list(players).index(declarer)
+    return tuple(players[(seat + step) % len(players)] for step in range(1, len(players)))
+
+
+def current_chain(game: Game, number: int) -> Chain | None:
+    """The latest chain of a round: the last valid declarer check and the lay-offs after it."""
+    entries = game_log(game.id, number)
+    starts = [entry for entry in entries if entry.kind == "declarer" and entry.result.get("table")]
+    if not starts:
+        return None
+    start = starts[-1]
+    layoffs = tuple(entry for entry in entries if entry.kind == "layoff" and entry.result.get("chain") == start.id)
+    melds: tuple[list[str], ...] = tuple(start.result["table"])
+    for entry in layoffs:
+        if entry.valid:
+            melds = tuple(entry.result["declarer"])
+    declarer = start.player or ""
+    if declarer not in game.players:
+        return None
+    return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
+
+
+def start_chain(game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "") -> Dispute:
+    """Check the declarer's melds (the declarer check) and keep them as the round's table."""
+    if not isinstance(declarer, str) or declarer not in game.players:
+        raise services.InvalidInput("choose the player who went out")
+    texts = clean_melds(melds)
+    at = game_table(game, number)
+    verdict = check_declarer(at, texts, discard)
+    cards = [canonical(text) for text in texts]
+    result: dict[str, Any] = {"melds": [_meld_json(view) for view in verdict.melds]}
+    if discard.strip():
+        result["discard"] = canonical(discard)
+    if verdict.table:
+        result["table"] = [list(meld) for meld in verdict.table]
+    return log_check(game, number, "declarer", cards, verdict.valid, verdict.reason, result, player=declarer)
+
+
+def _meld_json(view: MeldView) -> dict[str, Any]:
+    return {"valid": view.valid, "kind": view.kind, "reason": view.reason, "readings": list(view.readings)}
+
+
+def add_layoff(game: Game, number: int, player: object, onto: object, cards: object) -> Dispute:
+    """Judge one lay-off onto the melds as they now lie; a legal one extends them for the next player."""
+    chain = current_chain(game, number)
+    if chain is None:
+        raise services.InvalidInput("enter the declarer's melds first")
+    if not isinstance(player, str) or player not in chain.order:
+        raise services.InvalidInput("choose a player other than the one who went out")
+    if not isinstance(cards, str) or not cards.strip():
+        raise services.InvalidInput("enter the cards to lay off")
+    if isinstance(onto, str) and onto.strip().isdecimal():
+        onto = int(onto)
+    at = game_table(game, number)
+    answer = lay_off(at, chain.melds, onto, cards)
+    result = {"chain": chain.start.id, "onto": onto, "declarer": answer["declarer"], "code": answer["code"]}
+    return log_check(
+        game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player
+    )
+
+
+def log_melds(game: Game, number: int, melds: Sequence[object]) -> Dispute:
+    """Check melds in a game (its round's wilds and house rules) and keep the verdict."""
+    texts = clean_melds(melds)
+    at = game_table(game, number)
+    answer = check_melds(at, texts)
+    views = meld_views(answer, texts, at.info)
+    reasons = [f"Meld {index}: {view.reason}" for index, view in enumerate(views, start=1) if not view.valid]
+    result = {"melds": [_meld_json(view) for view in views]}
+    cards = [" ".join(meld["cards"]) for meld in answer["melds"]]
+    return log_check(game, number, "meld", cards, answer["valid"], " ".join(reasons) or None, result)
+
+
+def log_hand(game: Game, number: int, player: object, hand: object, declarer: Sequence[str] = ()) -> Dispute:
+    """Score a hand from its cards in a game and keep the answer."""
+    if player is not None and (not isinstance(player, str) or player not in game.players):
+        raise services.InvalidInput("choose one of the players")
+    if not isinstance(hand, str):
+        raise services.InvalidInput("enter the cards of the hand")
+    at = game_table(game, number)
+    answer = best_hand(at, hand, declarer)
+    view = hand_view(answer, at.info)
+    result = dict(answer) | {"points": view.points}
+    return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player)
+
+
+# ---------------------------------------------------------------- rules pages
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    cards: int
+    wild_words: str
+    wild_tokens: tuple[str, ...]
+    multiplier: int
+
+
+@dataclass(frozen=True)
+class OptionLine:
+    key: str
+    title: str
+    effect: str
+    choices: tuple[str, ...]
+    value: str
+    default: str
+    query: str = ""  # the value as a query-string option (true, 10,11)
+
+    @property
+    def changed(self) -> bool:
+        return self.value != self.default
+
+
+@dataclass(frozen=True)
+class DecisionLine:
+    decision: Decision
+    option: OptionLine | None
+
+
+@dataclass(frozen=True)
+class RulesView:
+    """A preset's rules page, with a game's (or the query's) options applied; every fact from the engine."""
+
+    preset: Preset
+    rules: RuleSet
+    deck_table: tuple[DeckRow, ...]
+    players: int | None
+    rounds: tuple[RoundRow, ...]
+    penalty_round: int
+    penalties: tuple[tuple[str, int], ...]
+    decisions: tuple[DecisionLine, ...]
+    options: tuple[OptionLine, ...]
+
+    @property
+    def changed_options(self) -> tuple[OptionLine, ...]:
+        return tuple(line for line in self.options if line.changed)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value) if value else "none"
+    return str(value)
+
+
+def _query_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value) or "none"
+    return str(value)
+
+
+def rules_view(
+    variant: str, options: Mapping[str, object] | None, round_text: object = None, players: int | None = None
+) -> RulesView:
+    """The rules in short, the round table, the penalty table, the decisions and the options."""
+    rules = services.rules_for(variant, dict(options or {}))
+    rounds = schedule(rules)
+    number = 1
+    if isinstance(round_text, str) and round_text.strip():
+        if not round_text.strip().isdecimal():
+            raise services.InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
+        number = int(round_text)
+    info = _engine(round_info, rules, number)
+    current = rules.options.as_json()
+    defaults = rules.preset.defaults.as_json()
+    lines = tuple(
+        OptionLine(
+            key,
+            spec.title,
+            spec.effect,
+            spec.choices,
+            _value_text(current[key]),
+            _value_text(defaults[key]),
+            _query_text(current[key]),
+        )
+        for key, spec in OPTION_SPECS.items()
+    )
+    by_key = {line.key: line for line in lines}
+    return RulesView(
+        preset=rules.preset,
+        rules=rules,
+        deck_table=rules.preset.deck_table,
+        players=players,
+        rounds=tuple(
+            RoundRow(item.number, item.cards, item.wild_words, item.wild_tokens, item.multiplier) for item in rounds
+        ),
+        penalty_round=number,
+        penalties=tuple(penalty_rows(rules, info)),
+        decisions=tuple(
+            DecisionLine(decision, by_key.get(decision.option) if decision.option else None)
+            for decision in rules.decisions()
+        ),
+        options=lines,
+    )

@@ -1,0 +1,137 @@
+// Dispute pages: the best score of each hand appears as the cards are entered (POST /api/best).
+// Every page also works without this file: the "Work out the scores" button asks the server.
+"use strict";
+
+(function () {
+  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+  // "10H" → "10♥", "JK" → "🃏": the cards as the pages show them.
+  function symbols(tokens) {
+    return tokens.map(function (token) {
+      return token === "JK" ? "🃏" : token.slice(0, -1) + (SUITS[token.slice(-1)] || token.slice(-1));
+    }).join(" ");
+  }
+
+  function declarerMelds(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("input[data-declarer-meld]"))
+      .map(function (input) { return input.value.trim(); })
+      .filter(Boolean);
+  }
+
+  function wentOut(form) {
+    var chosen = form.querySelector("input[name=went_out]:checked");
+    return chosen ? chosen.value : null;
+  }
+
+  function setUpCardsForm(form) {
+    var url = form.getAttribute("data-best-url");
+    var base = {
+      variant: form.getAttribute("data-variant"),
+      round: parseInt(form.getAttribute("data-round"), 10),
+      players: parseInt(form.getAttribute("data-players"), 10),
+      options: JSON.parse(form.getAttribute("data-options") || "{}"),
+    };
+    var hands = Array.prototype.slice.call(form.querySelectorAll("input[data-hand]"));
+    var timers = new Map();
+    var asked = new Map();
+
+    function show(input, text, warn) {
+      var out = document.getElementById(input.getAttribute("data-best"));
+      if (!out) { return; }
+      out.textContent = text;
+      out.classList.toggle("dp-warn", Boolean(warn));
+    }
+
+    function describe(answer) {
+      var parts = answer.melds.map(symbols);
+      (answer.layoffs || []).forEach(function (item) { parts.push("on meld " + item.meld + ": " + symbols(item.cards)); });
+      if (answer.unmelded.length) { parts.push("left: " + symbols(answer.unmelded)); }
+      return parts.join(" · ") || "nothing left";
+    }
+
+    function ask(input) {
+      var hand = input.value.trim();
+      var points = document.getElementById(input.getAttribute("data-points"));
+      var seat = input.getAttribute("data-best");
+      var player = input.closest("[data-player-seat]");
+      var name = player ? player.querySelector(".dp-player-name").textContent : "";
+      if (!hand) { show(input, ""); if (points) { points.placeholder = "from cards"; } return; }
+      if (name && name === wentOut(form)) { show(input, "Went out: the cards are checked when the round is saved."); return; }
+      var body = Object.assign({}, base, { hand: hand, declarer: declarerMelds(form) });
+      var ticket = (asked.get(seat) || 0) + 1;
+      asked.set(seat, ticket);
+      fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+        .then(function (response) { return response.json(); })
+        .then(function (answer) {
+          if (asked.get(seat) !== ticket) { return; }
+          if (answer.error) { show(input, answer.error, true); return; }
+          var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
+          var best = Math.round(answer.penalty / multiplier);
+          if (points) { points.placeholder = String(best); }
+          var typed = points && /^\s*\d+(\s*\+\s*\d+)*\s*$/.test(points.value)
+            ? points.value.split("+").reduce(function (sum, part) { return sum + parseInt(part, 10); }, 0)
+            : null;
+          if (typed !== null && typed > best) {
+            show(input, "These cards can score " + best + ": " + describe(answer), true);
+          } else {
+            show(input, "Best: " + best + " — " + describe(answer), false);
+          }
+        })
+        .catch(function () { show(input, ""); });
+    }
+
+    function later(input) {
+      clearTimeout(timers.get(input));
+      timers.set(input, setTimeout(function () { ask(input); }, 150));
+    }
+
+    hands.forEach(function (input) {
+      input.addEventListener("input", function () { later(input); });
+      var points = document.getElementById(input.getAttribute("data-points"));
+      if (points) { points.addEventListener("input", function () { later(input); }); }
+      if (input.value.trim()) { later(input); }
+    });
+    form.addEventListener("input", function (event) {
+      if (event.target.hasAttribute("data-declarer-meld") || event.target.name === "went_out") {
+        hands.forEach(later);
+      }
+    });
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "went_out") { hands.forEach(later); }
+    });
+  }
+
+  // Meld fields: show the ones filled in and one empty one; "Add a meld" shows the next.
+  function setUpMeldRows(box) {
+    var rows = Array.prototype.slice.call(box.querySelectorAll(".dp-meld-row"));
+    if (rows.length < 2) { return; }
+    var shown = 0;
+    rows.forEach(function (row, index) {
+      var input = row.querySelector("input");
+      if (input && input.value.trim()) { shown = index + 1; }
+    });
+    shown = Math.max(shown, 1);
+    rows.forEach(function (row, index) { row.hidden = index >= shown; });
+    var more = document.createElement("button");
+    more.type = "button";
+    more.className = "button wide dp-more";
+    more.textContent = "Add a meld";
+    more.hidden = shown >= rows.length;
+    more.addEventListener("click", function () {
+      var next = rows.filter(function (row) { return row.hidden; })[0];
+      if (next) {
+        next.hidden = false;
+        var input = next.querySelector("input");
+        if (input) { input.focus(); }
+      }
+      more.hidden = !rows.some(function (row) { return row.hidden; });
+    });
+    rows[rows.length - 1].after(more);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".dp-melds"), setUpMeldRows);
+    var form = document.getElementById("cards-form");
+    if (form) { setUpCardsForm(form); }
+  });
+})();

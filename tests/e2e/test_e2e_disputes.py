@@ -1,0 +1,300 @@
+"""Settling disputes on a 360×740 phone in headless Chromium (issue 5): checking a disputed meld,
+a chain of lay-offs, and scoring a round from the cards with the card picker.
+
+Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import ROOT, create_app
+from engine.api import best_json
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+THIRTEEN = "AS 5S 9S 3H 7H JH QH 2D 8D KD 4C 10C JK"
+
+pytestmark = pytest.mark.browser
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
+    pytest.skip(f"{CHROMIUM} is missing")
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    from flask_migrate import upgrade
+    from werkzeug.serving import make_server
+
+    app = create_app(
+        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, errors
+    context.close()
+
+
+TAP_TARGETS = (
+    "a.button, button, select, textarea, label.radio, .dp-nav a, details > summary, "
+    "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+)
+SMALL_TAP_TARGETS = """
+(selector) => Array.from(document.querySelectorAll(selector))
+  .filter(el => el.offsetParent !== null && !el.closest('.cp-panel'))
+  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 44)
+"""
+
+
+BEST_CALLS = """
+() => performance.getEntriesByType("resource")
+  .filter(entry => entry.name.endsWith("/api/best")).map(entry => entry.duration)
+"""
+
+
+def answered_in(response: Any) -> float:
+    """Milliseconds from sending a request to the end of its answer."""
+    timing = response.request.timing
+    return float(timing["responseEnd"])
+
+
+def check_phone_layout(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
+
+
+class Picker:
+    """Taps the card picker of one field, counting every tap."""
+
+    def __init__(self, panel: Any) -> None:
+        self.panel = panel
+        self.count = 0
+
+    def tap(self, selector: str) -> None:
+        self.panel.locator(selector).click()
+        self.count += 1
+
+    def enter(self, cards: str) -> None:
+        """Suit first (sticky), then one tap per rank."""
+        for code in cards.split():
+            if code == "JK":
+                self.tap("[data-action=joker]")
+                continue
+            rank, suit = code[:-1], code[-1]
+            pressed = self.panel.locator(".cp-suit[aria-pressed=true]")
+            if not pressed.count() or pressed.get_attribute("data-suit") != suit:
+                self.tap(f"[data-suit={suit}]")
+            self.tap(f'[data-rank="{rank}"]')
+
+
+def start_game(page: Any, base_url: str, players: str = "Ann\nBob\nCy\nDee") -> str:
+    page.goto(base_url + "/games/new?variant=pay-me")
+    page.get_by_label("Players, in seat order").fill(players)
+    page.select_option("#first_dealer", "0")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/games/*")
+    return page.url.split("/games/")[1].split("#")[0]
+
+
+def test_checking_a_disputed_meld(phone: tuple[Any, list[str]], base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Check cards").click()
+    expect(page.locator("h1")).to_have_text("Check cards")
+    check_phone_layout(page)
+    page.select_option("#variant", "pay-me")
+    page.fill("#round", "5")
+    # Meld 1 typed, meld 2 with the picker: 9♣ 🃏 J♣.
+    page.fill("#meld-0", "9C JK 2D QC")
+    page.get_by_role("button", name="Add a meld").click()
+    picker = Picker(page.locator(".dp-meld-row").nth(1).locator(".cp-panel"))
+    picker.enter("9C JK JC")
+    expect(page.locator("#meld-1")).to_have_value("9C JK JC")
+    with page.expect_response(lambda response: "/check?" in response.url) as answer:
+        page.get_by_role("button", name="Check", exact=True).click()
+    expect(page.locator("#result")).to_contain_text("Not all legal")
+    assert answered_in(answer.value) < 1000
+    verdicts = page.locator(".dp-verdict")
+    expect(verdicts.nth(0)).to_contain_text("two wild cards may not be next to each other in a run")
+    expect(verdicts.nth(1)).to_contain_text("Legal run")
+    expect(verdicts.nth(1)).to_contain_text("🃏 as 10♣")
+    red = page.locator(".dp-verdict .dp-card.red").first
+    assert red.evaluate("el => getComputedStyle(el).color") == "rgb(192, 0, 0)"
+    check_phone_layout(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "disputes-checker.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_thirteen_card_hand_scores_in_under_a_second(phone: tuple[Any, list[str]], base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    page.goto(base_url + "/check?variant=pay-me&round=11")
+    picker = Picker(page.locator("#hand ~ .cp-panel, #hand + .cp-panel").first)
+    picker.enter(THIRTEEN)
+    assert picker.count < 30
+    expect(page.locator("#hand")).to_have_value(THIRTEEN)
+    with page.expect_response(lambda response: "/check?" in response.url) as answer:
+        page.get_by_role("button", name="Check", exact=True).click()
+    expect(page.locator("#result")).to_contain_text("The hand scores")
+    assert answered_in(answer.value) < 1000
+    expect(page.locator(".dp-points")).to_contain_text("points")
+    assert errors == []
+
+
+def test_a_chain_of_layoffs(phone: tuple[Any, list[str]], base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    game_id = start_game(page, base_url)
+    page.get_by_role("link", name="Going out and lay-offs").click()
+    expect(page.locator("h1")).to_contain_text("Going out")
+    page.locator("label.radio", has_text="Bob").click()
+    page.fill("#meld-0", "4H 5H 6H")
+    page.fill("#discard", "KS")
+    page.get_by_role("button", name="Check going out").click()
+    expect(page.locator("#declarer-result")).to_contain_text("Bob goes out")
+    expect(page.locator("#table")).to_contain_text("Cy → Dee → Ann")
+    check_phone_layout(page)
+
+    # Cy lays off 7♥ with the picker; Dee sees the extended meld.
+    expect(page.locator("#lay-player")).to_have_value("Cy")
+    Picker(page.locator("#layoff-form .cp-panel")).enter("7H")
+    page.get_by_role("button", name="Check the lay-off").click()
+    expect(page.locator(".dp-table")).to_contain_text("4♥ 5♥ 6♥ 7♥")
+    page.select_option("#lay-player", "Dee")
+    page.fill("#cards", "7H")
+    page.get_by_role("button", name="Check the lay-off").click()
+    expect(page.locator("#table")).to_contain_text("that place (7H) is already filled")
+    page.select_option("#lay-player", "Ann")
+    page.fill("#cards", "8H JK")
+    page.get_by_role("button", name="Check the lay-off").click()
+    expect(page.locator(".dp-table")).to_contain_text("4♥ 5♥ 6♥ 7♥ 8♥ 🃏")
+    check_phone_layout(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "disputes-layoffs.png"), full_page=True)
+
+    # The game page keeps every check, and another phone sees it, read-only, in dark mode.
+    page.goto(f"{base_url}/games/{game_id}")
+    expect(page.locator("#disputes")).to_contain_text("Round 1: 4 checks")
+    viewer = page.context.browser.new_context(viewport=PHONE, color_scheme="dark")
+    watching = viewer.new_page()
+    watching.goto(f"{base_url}/games/{game_id}/rounds/1/layoffs")
+    expect(watching.locator(".dp-table")).to_contain_text("8♥")
+    assert watching.locator("#layoff-form").count() == 0
+    assert watching.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(11, 11, 11)"
+    check_phone_layout(watching)
+    viewer.close()
+    assert errors == []
+
+
+def test_scoring_a_round_from_cards(phone: tuple[Any, list[str]], base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    game_id = start_game(page, base_url, "Ann\nBob\nCy")
+    key = next(cookie["value"] for cookie in page.context.cookies() if cookie["name"] == "edit_key")
+    for _ in range(10):  # play on to round 11: 13 cards, Kings wild
+        response = page.request.post(
+            f"{base_url}/api/games/{game_id}/rounds",
+            data={"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 5}},
+            headers={"X-Edit-Key": key},
+        )
+        assert response.status == 201
+    page.reload()
+    page.get_by_role("link", name="Score round 11 from the cards").click()
+    expect(page.locator("h1")).to_have_text("Round 11 from the cards")
+    page.locator("label.radio", has_text="Bob").click()
+    page.locator(".dp-declarer > summary").click()
+    page.fill("#meld-0", "3H 4H 5H 6H")
+    for number, meld in enumerate(["9C 9D 9S", "QC QD QS", "7S 8S KC"], start=1):
+        expect(page.locator(f"#meld-{number}")).to_be_hidden()  # one empty meld field shows at a time
+        page.get_by_role("button", name="Add a meld").click()
+        page.fill(f"#meld-{number}", meld)
+
+    # Ann's 13 cards with the picker: under 30 taps, the best score in under a second.
+    page.locator(".dp-hand > summary").nth(0).click()
+    picker = Picker(page.locator(".dp-hand").nth(0).locator(".cp-panel"))
+    picker.enter(THIRTEEN)
+    assert picker.count < 30
+    melds = ["3H 4H 5H 6H", "9C 9D 9S", "QC QD QS", "7S 8S KC"]
+    points = best_json("pay-me", 11, None, THIRTEEN, melds, 3)["penalty"]  # what the engine says
+    expect(page.locator("#points-0")).to_have_attribute("placeholder", str(points))
+    durations = page.evaluate(BEST_CALLS)
+    assert durations and max(durations) < 1000  # every live best score came back in under a second
+    expect(page.locator("#best-0")).to_contain_text(f"Best: {points} — ")
+    expect(page.locator("#best-0")).to_contain_text("on meld 1: 7♥")
+
+    # A typed score higher than the cards can score is flagged, then refused by the server.
+    page.fill("#points-0", str(points + 20))
+    expect(page.locator("#best-0")).to_contain_text(f"These cards can score {points}:")
+    page.fill("#points-2", "10+5")
+    page.get_by_role("button", name="Save round 11").click()
+    expect(page.locator("#form-error")).to_contain_text(f"Ann: these cards can score {points}:")
+    page.fill("#points-0", "")
+    check_phone_layout(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "disputes-cards.png"), full_page=True)
+    page.get_by_role("button", name="Save round 11").click()
+    expect(page.locator("#standings")).to_be_visible()
+    expect(page.locator("#disputes")).to_contain_text("Round 11: cards entered")
+    state = page.request.get(f"{base_url}/api/games/{game_id}").json()
+    assert state["rounds"][10]["scores"] == {"Ann": points, "Bob": 0, "Cy": 15}
+    assert state["rounds"][10]["hands"]["Ann"] == THIRTEEN
+    refused = [error for error in errors if "status of 400" in error]
+    assert len(refused) == 1  # the save with the typed score the cards cannot reach
+    assert [error for error in errors if error not in refused] == []
