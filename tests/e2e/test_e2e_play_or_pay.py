@@ -1,0 +1,161 @@
+"""End to end in headless Chromium on a 360×740 phone screen: one hand of Play or Pay.
+
+A lead, a chip paid and a card played on the hand screen, an undo, then the hand entered in
+quick mode. Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import ROOT, create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.browser
+
+TAP_TARGETS = (
+    "a.button, button, select, textarea, label.radio, label.check, "
+    "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+)
+SMALL_TAP_TARGETS = """
+(selector) => Array.from(document.querySelectorAll(selector))
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 44)
+"""
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
+    pytest.skip(f"{CHROMIUM} is missing")
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    from flask_migrate import upgrade
+    from werkzeug.serving import make_server
+
+    app = create_app(
+        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _check_phone_layout(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
+
+
+def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+
+    page.goto(base_url + "/games/new")
+    page.get_by_role("link", name="Play or Pay").click()
+    page.get_by_label("Players, in seat order").fill("Ann\nBob\nCy")
+    page.select_option("#first_dealer", "0")
+    page.get_by_label("Starting chips").fill("20")
+    _check_phone_layout(page)
+    page.get_by_role("button", name="Start the game").click()
+
+    # Bob, left of the dealer, leads the seven of hearts.
+    expect(page.locator("#turn")).to_contain_text("Bob leads")
+    expect(page.locator(".hand-table")).to_contain_text("18 of 18")
+    _check_phone_layout(page)
+    page.select_option("#lead-rank", "7")
+    page.get_by_role("button", name="Lead hearts").click()
+    expect(page.locator("#needed")).to_have_text("8♥")
+    expect(page.locator("#turn")).to_contain_text("Cy's turn")
+
+    page.get_by_role("button", name="Paid 1 chip").click()
+    expect(page.locator("#turn")).to_contain_text("Ann's turn")
+    expect(page.locator(".hand-table")).to_contain_text("19 chips")
+    page.get_by_role("button", name="Played 8♥").click()
+    expect(page.locator("#needed")).to_have_text("9♥")
+    expect(page.locator("#turn")).to_contain_text("Bob's turn")
+    expect(page.locator(".played-cards")).to_contain_text("7♥")
+    _check_phone_layout(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "play-or-pay-hand.png"), full_page=True)
+
+    # Take the three events back; then the table enters the hand in quick mode.
+    for _ in range(3):
+        page.get_by_role("button", name="Undo last event").click()
+        expect(page.locator("#hand")).to_be_visible()
+    expect(page.locator("#turn")).to_contain_text("Bob leads")
+    page.locator("#quick summary").click()
+    page.locator("label.radio", has_text="Cy").click()
+    page.fill("#cards_left-0", "4")
+    page.fill("#cards_left-1", "2")
+    page.fill("#paid-0", "3")
+    _check_phone_layout(page)
+    page.get_by_role("button", name="Settle hand 1").click()
+
+    expect(page.locator(".settled")).to_contain_text("Cy went out and collected 9 chips")
+    expect(page.locator("#hand-h")).to_contain_text("Hand 2")
+    expect(page.locator("#hand-h")).to_contain_text("Bob deals")
+    expect(page.locator("#turn")).to_contain_text("Cy leads")
+    table = page.locator(".hand-table")
+    expect(table).to_contain_text("13 chips")  # Ann: 20 - 3 paid - 4 cards
+    expect(table).to_contain_text("29 chips")  # Cy collected the pot
+    _check_phone_layout(page)
+    page.screenshot(path=str(ARTIFACTS / "play-or-pay-settled.png"), full_page=True)
+    assert errors == []
+
+    # Another phone follows without the buttons, in dark mode.
+    viewer = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
+    watching = viewer.new_page()
+    watching.goto(page.url.split("#")[0])
+    expect(watching.locator(".note")).to_contain_text("View only")
+    assert watching.get_by_role("button", name="Undo last event").count() == 0
+    assert watching.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(11, 11, 11)"
+    viewer.close()
+    context.close()
+    assert (ARTIFACTS / "play-or-pay-hand.png").stat().st_size > 10_000
