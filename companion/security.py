@@ -1,0 +1,238 @@
+"""Security settings shared by every response: headers, rate limits, debug guard, input bounds.
+
+- Every response carries a Content-Security-Policy without inline script or style,
+  ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` and a ``Referrer-Policy``
+  that never sends an address (a join link carries an edit key).
+- Starting games and wrong edit keys are counted per client address in fixed one-minute
+  (or other) windows, in this process's memory: with several gunicorn workers each worker
+  counts on its own, so the effective limit is the configured one times the workers.
+  Past the limit the answer is 429: a one-sentence JSON error under ``/api/``, a page otherwise.
+- The app refuses to start in debug mode unless ``ALLOW_DEBUG`` is set (development only).
+
+Settings (app config): ``RATELIMIT_ENABLED`` (default: on, except when ``TESTING``),
+``RATELIMIT_CREATE`` (default ``"30/minute"``), ``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``),
+``CONTENT_SECURITY_POLICY``, ``REFERRER_POLICY``, ``ALLOW_DEBUG``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Sized
+from typing import Any
+
+from flask import Flask, current_app, g, has_request_context, jsonify, render_template, request
+from werkzeug.exceptions import TooManyRequests
+from werkzeug.wrappers import Response
+
+MAX_CARDS_PER_HAND = 20
+"""The most cards any card field (a hand, a meld, a lay-off) may hold."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+REFERRER_POLICY = "no-referrer"
+DOCUMENTS_WITHOUT_POLICY = frozenset({"application/pdf"})
+"""Chrome shows a PDF in a page of its own that a page policy would break (crbug.com/271452);
+a PDF runs no script of ours, so it gets no Content-Security-Policy and no X-Frame-Options."""
+
+CREATE_ENDPOINTS = frozenset(
+    {"pages.new_game", "api.create_game", "pages.rematch", "money.new_play_or_pay", "transfer_api.import_game"}
+)
+"""Endpoints whose POST starts a game (counted against RATELIMIT_CREATE)."""
+
+TOO_MANY_CREATED = "Too many games were started from this address; wait a minute and try again."
+TOO_MANY_WRONG_KEYS = "Too many wrong edit keys came from this address; wait a minute and try again."
+
+_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_LIMIT = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
+
+
+def parse_limit(text: str) -> tuple[int, int]:
+    """A limit such as ``"30/minute"``, ``"20 per minute"`` or ``"100/10 minutes"`` as (count, seconds).
+
+    >>> parse_limit("30/minute")
+    (30, 60)
+    >>> parse_limit("100 per 10 minutes")
+    (100, 600)
+    """
+    match = _LIMIT.fullmatch(text)
+    if not match:
+        raise ValueError(f"not a rate limit: {text!r} (write it like 30/minute)")
+    count, multiple, period = match.groups()
+    return int(count), int(multiple or 1) * _PERIODS[period.lower()]
+
+
+def hand_size_error(cards: Sized, field: str = "a hand") -> str | None:
+    """The sentence refusing a card field with too many cards, or None when it is small enough.
+
+    >>> hand_size_error(["3H"] * 21)
+    'a hand can hold at most 20 cards'
+    >>> hand_size_error(["3H", "JK"]) is None
+    True
+    """
+    if len(cards) > MAX_CARDS_PER_HAND:
+        return f"{field} can hold at most {MAX_CARDS_PER_HAND} cards"
+    return None
+
+
+class RateLimiter:
+    """Fixed-window counters per (bucket, client) kept in this process's memory."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._windows: dict[tuple[str, str], tuple[float, int, int]] = {}  # start, count, seconds
+        self._last_prune = 0.0
+
+    def _current(self, key: tuple[str, str], seconds: int, now: float) -> tuple[float, int]:
+        start, count, _seconds = self._windows.get(key, (now, 0, seconds))
+        if now - start >= seconds:
+            return now, 0
+        return start, count
+
+    def hit(self, bucket: str, client: str, limit: str) -> bool:
+        """Count one event; False when it goes past the limit (the event is refused)."""
+        allowed, seconds = parse_limit(limit)
+        now = self._clock()
+        with self._lock:
+            self._prune(now)
+            key = (bucket, client)
+            start, count = self._current(key, seconds, now)
+            if count >= allowed:
+                self._windows[key] = (start, count, seconds)
+                return False
+            self._windows[key] = (start, count + 1, seconds)
+            return True
+
+    def exhausted(self, bucket: str, client: str, limit: str) -> bool:
+        """Whether the client has used up the limit (without counting anything)."""
+        allowed, seconds = parse_limit(limit)
+        now = self._clock()
+        with self._lock:
+            return self._current((bucket, client), seconds, now)[1] >= allowed
+
+    def reset(self) -> None:
+        with self._lock:
+            self._windows.clear()
+
+    def _prune(self, now: float) -> None:
+        """Forget the windows that have ended, at most once a minute (keeps memory bounded)."""
+        if now - self._last_prune < 60:
+            return
+        self._last_prune = now
+        ended = [key for key, (start, _count, seconds) in self._windows.items() if now - start >= seconds]
+        for key in ended:
+            del self._windows[key]
+
+    def __len__(self) -> int:
+        return len(self._windows)
+
+
+def _limiter() -> RateLimiter:
+    limiter: RateLimiter = current_app.extensions["companion_limiter"]
+    return limiter
+
+
+def _enabled() -> bool:
+    return bool(current_app.config.get("RATELIMIT_ENABLED"))
+
+
+def _client() -> str:
+    return request.remote_addr or "unknown"
+
+
+def before_key_check() -> None:
+    """Called before an edit key is compared: refuse (429) once this client sent too many wrong keys."""
+    if not has_request_context() or not _enabled():
+        return
+    if _limiter().exhausted("wrong-key", _client(), current_app.config["RATELIMIT_WRONG_KEY"]):
+        raise TooManyRequests(TOO_MANY_WRONG_KEYS)
+
+
+def wrong_key(key: str) -> None:
+    """Called when a presented edit key did not match: count it, and remember it for this request."""
+    if not has_request_context():
+        return
+    g.setdefault("wrong_keys", set()).add(key)
+    if _enabled():
+        _limiter().hit("wrong-key", _client(), current_app.config["RATELIMIT_WRONG_KEY"])
+
+
+def _limit_creation() -> None:
+    if request.method != "POST" or request.endpoint not in CREATE_ENDPOINTS or not _enabled():
+        return
+    if not _limiter().hit("create", _client(), current_app.config["RATELIMIT_CREATE"]):
+        raise TooManyRequests(TOO_MANY_CREATED)
+
+
+def _security_headers(response: Response) -> Response:
+    config = current_app.config
+    headers = response.headers
+    if response.mimetype not in DOCUMENTS_WITHOUT_POLICY:
+        headers.setdefault("Content-Security-Policy", config["CONTENT_SECURITY_POLICY"])
+        headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", config["REFERRER_POLICY"])
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if _key_cookie_name() in request.cookies and "Cache-Control" not in headers:
+        headers["Cache-Control"] = "private"  # the page may show the edit key: never in a shared cache
+    _forget_stale_key_cookie(response)
+    return response
+
+
+def _key_cookie_name() -> str:
+    from companion.views import KEY_COOKIE
+
+    return KEY_COOKIE
+
+
+def _forget_stale_key_cookie(response: Response) -> None:
+    """A browser whose key cookie no longer matches (the key was replaced) loses the cookie."""
+    name = _key_cookie_name()
+    cookie = request.cookies.get(name)
+    game_id = (request.view_args or {}).get("game_id")
+    if cookie and game_id and cookie in g.get("wrong_keys", ()) and not _sets_cookie(response, name):
+        response.delete_cookie(name, path=f"/games/{game_id}", httponly=True, samesite="Lax")
+
+
+def _sets_cookie(response: Response, name: str) -> bool:
+    return any(value.startswith(name + "=") for value in response.headers.getlist("Set-Cookie"))
+
+
+def _too_many(error: TooManyRequests) -> Any:
+    message = error.description or TOO_MANY_WRONG_KEYS
+    if request.path.startswith("/api/"):
+        response = jsonify({"error": message[:1].lower() + message[1:].rstrip(".")})
+    else:
+        response = current_app.make_response(render_template("sharing/too_many.html", message=message))
+    response.status_code = 429
+    response.headers["Retry-After"] = "60"
+    return response
+
+
+def refuse_debug(app: Flask) -> None:
+    """Debug mode shows code and a console to anyone: only for development, when asked for."""
+    if app.debug and not app.config.get("ALLOW_DEBUG"):
+        raise RuntimeError(
+            "refusing to start in debug mode: unset FLASK_DEBUG, or set FLASK_ALLOW_DEBUG=true on a development machine"
+        )
+
+
+def init_app(app: Flask) -> None:
+    """Install the headers, the rate limits, the 429 answers and the debug guard."""
+    app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
+    app.config.setdefault("RATELIMIT_CREATE", "30/minute")
+    app.config.setdefault("RATELIMIT_WRONG_KEY", "20/minute")
+    app.config.setdefault("CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
+    app.config.setdefault("REFERRER_POLICY", REFERRER_POLICY)
+    app.config.setdefault("ALLOW_DEBUG", False)
+    for name in ("RATELIMIT_CREATE", "RATELIMIT_WRONG_KEY"):
+        parse_limit(app.config[name])  # a typo in a limit fails at start, not on a request
+    refuse_debug(app)
+    app.extensions["companion_limiter"] = RateLimiter()
+    app.before_request(_limit_creation)
+    app.after_request(_security_headers)
+    app.register_error_handler(TooManyRequests, _too_many)

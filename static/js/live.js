@@ -1,0 +1,117 @@
+// Card Table Companion: live standings. A game page (body[data-live]) asks the server every few
+// seconds, while the tab is visible, whether the game changed: GET data-live with If-None-Match
+// "v<version>" answers 304 while nothing changed. When the version moves on, the page's fresh HTML
+// is fetched and its <main> swapped in (open <details> stay open), so every phone at the table sees
+// a new or corrected round without reloading. Without this file the page still works (reload).
+"use strict";
+
+(function () {
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function detailsKey(element, index) {
+    var summary = element.querySelector("summary");
+    return element.id || (summary ? summary.textContent.trim() : "details-" + index);
+  }
+
+  // Buttons that ask first (app.js binds the ones present at load; these are new nodes).
+  function bindConfirms(root) {
+    each(root.querySelectorAll("form[data-confirm]"), function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+      });
+    });
+  }
+
+  function swap(current, fresh) {
+    var open = {};
+    each(current.querySelectorAll("details"), function (element, index) {
+      open[detailsKey(element, index)] = element.open;
+    });
+    each(fresh.querySelectorAll("details"), function (element, index) {
+      var key = detailsKey(element, index);
+      if (Object.prototype.hasOwnProperty.call(open, key)) { element.open = open[key]; }
+    });
+    while (current.firstChild) { current.removeChild(current.firstChild); }
+    while (fresh.firstChild) { current.appendChild(document.adoptNode(fresh.firstChild)); }
+    bindConfirms(current);
+  }
+
+  // Someone is typing in the page: wait with the swap until they are done.
+  function editing() {
+    var active = document.activeElement;
+    return !!(active && active.closest && active.closest("main") &&
+      /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden");
+  }
+
+  function start() {
+    var body = document.body;
+    var url = body.getAttribute("data-live");
+    if (!url || !window.fetch || !window.DOMParser) { return; }
+    var version = body.getAttribute("data-live-version") || "";
+    var interval = Math.max(1000, parseInt(body.getAttribute("data-live-interval") || "2500", 10) || 2500);
+    var timer = null;
+    var busy = false;
+
+    function later() {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(poll, interval);
+    }
+
+    function refresh() {
+      var address = window.location.href.split("#")[0];
+      return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
+        .then(function (response) {
+          if (response.status === 404) { window.location.reload(); return null; }
+          return response.ok ? response.text() : null;
+        })
+        .then(function (html) {
+          if (!html) { return; }
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.querySelector("main");
+          var current = document.querySelector("main");
+          if (!fresh || !current || !doc.body.hasAttribute("data-live")) { return; }
+          swap(current, fresh);
+          version = doc.body.getAttribute("data-live-version") || version;
+          body.setAttribute("data-live-version", version);
+          document.title = doc.title;
+        });
+    }
+
+    function poll() {
+      timer = null;
+      if (document.hidden) { return; } // resumes on visibilitychange
+      if (busy) { later(); return; }
+      busy = true;
+      fetch(url, {
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { Accept: "application/json", "If-None-Match": '"v' + version + '"' }
+      })
+        .then(function (response) {
+          if (response.status === 304) { return null; }
+          if (response.status === 404) { window.location.reload(); return null; }
+          return response.ok ? response.json() : null;
+        })
+        .then(function (data) {
+          if (data && String(data.version) !== version && !editing()) { return refresh(); }
+          return null;
+        })
+        .catch(function () { /* offline for a moment: ask again later */ })
+        .then(function () {
+          busy = false;
+          later();
+        });
+    }
+
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden && timer === null && !busy) { poll(); }
+    });
+    later();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

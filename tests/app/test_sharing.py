@@ -1,0 +1,200 @@
+"""Joining a game from another phone: the QR codes, the join link, and replacing the edit key."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import segno
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import sharing
+from tests.conftest import read_csrf_token
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+QR = re.compile(r'<svg viewBox="[^"]+" class="qr-code"><title>[^<]*</title>.*?</svg>', re.DOTALL)
+
+
+def new_game(client: FlaskClient, players: list[str] | None = None) -> tuple[str, str]:
+    names = players or PLAYERS
+    response = client.post("/api/games", json={"variant": "pay-me", "players": names, "first_dealer": names[0]})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"], response.get_json()["edit_key"]
+
+
+def give_key(client: FlaskClient, game_id: str, key: str) -> None:
+    client.set_cookie("edit_key", key, path=f"/games/{game_id}")
+
+
+def key_cookie(response: Any) -> str:
+    return next(value for value in response.headers.getlist("Set-Cookie") if value.startswith("edit_key="))
+
+
+def text(response: Any) -> str:
+    body: str = response.get_data(as_text=True)
+    return body
+
+
+def can_edit(client: FlaskClient, game_id: str) -> bool:
+    page = text(client.get(f"/games/{game_id}"))
+    return "Enter round 1 scores" in page
+
+
+def share_url(page: str) -> str:
+    match = re.search(r'<p class="share-url"><a href="([^"]+)">', page)
+    assert match, "no view-only address on the page"
+    return match.group(1)
+
+
+def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    give_key(client, game_id, key)
+    page = text(client.get(f"/games/{game_id}"))
+    codes = QR.findall(page)
+    assert len(codes) == 2
+    view = share_url(page)
+    assert view.endswith(f"/games/{game_id}")
+    join = f"{view}/join?key={key}"
+    assert join in page
+    # The codes are segno's, made from exactly these addresses.
+    assert codes[0] == str(sharing.qr_svg(view, "QR code of the view-only address"))
+    assert codes[1] == str(sharing.qr_svg(join, "QR code of the edit link"))
+    assert codes[0] != codes[1]
+    assert 'fill="#fff"' in codes[0] and 'stroke="#000"' in codes[0]
+    assert "Let another phone enter scores" in page and "Make a new edit key" in page
+
+    assert client.get(f"/games/{game_id}").headers["Cache-Control"] == "private"  # it shows the key
+
+    viewer = text(app.test_client().get(f"/games/{game_id}"))
+    assert len(QR.findall(viewer)) == 1
+    assert share_url(viewer) == view
+    assert "join?key" not in viewer and key not in viewer
+    assert "Make a new edit key" not in viewer
+
+
+def test_the_qr_code_encodes_the_address() -> None:
+    url = "http://192.168.1.23:5000/games/abc/join?key=k-1_x"
+    expected = segno.make(url, error="m")
+    svg = str(sharing.qr_svg(url, "t"))
+    assert f'viewBox="0 0 {expected.symbol_size()[0]} {expected.symbol_size()[1]}"' in svg
+    assert svg == expected.svg_inline(
+        dark="#000", light="#fff", omitsize=True, svgclass="qr-code", lineclass=None, title="t"
+    )
+
+
+def test_joining_stores_the_key_and_drops_it_from_the_address(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    phone = app.test_client()
+    assert not can_edit(phone, game_id)
+    response = phone.get(f"/games/{game_id}/join?key={key}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    cookie = key_cookie(response)
+    assert cookie.startswith(f"edit_key={key};")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/games/{game_id}" in cookie
+    assert can_edit(phone, game_id)
+    followed = app.test_client().get(f"/games/{game_id}/join?key={key}", follow_redirects=True)
+    assert followed.request.path == f"/games/{game_id}" and not followed.request.query_string
+    assert "Enter round 1 scores" in text(followed)
+
+
+def test_a_wrong_or_missing_join_key_is_refused(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    phone = app.test_client()
+    response = phone.get(f"/games/{game_id}/join?key=not-the-key")
+    assert response.status_code == 403
+    assert "does not work for this game" in text(response)
+    assert not response.headers.getlist("Set-Cookie")
+    assert phone.get(f"/games/{game_id}/join").status_code == 400
+    assert phone.get(f"/games/{game_id}/join?key=").status_code == 400
+    assert phone.get(f"/games/{game_id}/join?key={'x' * 500}").status_code == 403
+    assert phone.get(f"/games/nope/join?key={key}").status_code == 404
+    assert not can_edit(phone, game_id)
+    # Join keys from a scanned link are escaped, never echoed.
+    response = phone.get(f"/games/{game_id}/join?key=%3Cscript%3Ealert(1)%3C/script%3E")
+    assert response.status_code == 403 and "<script>alert" not in text(response)
+
+
+def test_wrong_join_keys_are_rate_limited(app: Flask, client: FlaskClient) -> None:
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_WRONG_KEY="5/minute")
+    game_id, key = new_game(client)
+    phone = app.test_client()
+    statuses = [phone.get(f"/games/{game_id}/join?key=guess-{n}").status_code for n in range(7)]
+    assert statuses == [403] * 5 + [429] * 2
+    response = phone.get(f"/games/{game_id}/join?key={key}")
+    assert response.status_code == 429
+    assert "Too many wrong edit keys" in text(response)
+    assert response.headers["Retry-After"] == "60"
+    assert not response.headers.getlist("Set-Cookie")
+    elsewhere = phone.get(f"/games/{game_id}/join?key={key}", environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert elsewhere.status_code == 303
+
+
+def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    give_key(client, game_id, key)
+    other_phone = app.test_client()
+    assert other_phone.get(f"/games/{game_id}/join?key={key}").status_code == 303
+    assert can_edit(other_phone, game_id)
+
+    response = client.post(f"/games/{game_id}/key", data={"csrf_token": read_csrf_token(client)})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}#share-edit"
+    new_key = key_cookie(response).split(";", 1)[0].removeprefix("edit_key=")
+    assert new_key and new_key != key
+    assert "HttpOnly" in key_cookie(response)
+
+    # This browser keeps editing with the new key; the page shows the new join code.
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Enter round 1 scores" in page and f"join?key={new_key}" in page and key not in page
+    # The old key stops working everywhere at once.
+    assert not can_edit(other_phone, game_id)
+    assert app.test_client().get(f"/games/{game_id}/join?key={key}").status_code == 403
+    response = client.delete(f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": key})
+    assert response.status_code == 403
+    response = client.delete(f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": new_key})
+    assert response.status_code == 404  # the key works; there is just no round to undo
+
+
+def test_replacing_the_key_needs_the_key_and_a_csrf_token(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    stranger = app.test_client()
+    response = stranger.post(f"/games/{game_id}/key", data={"csrf_token": read_csrf_token(stranger)})
+    assert response.status_code == 403
+    give_key(stranger, game_id, "a guess")
+    assert stranger.post(f"/games/{game_id}/key", data={"csrf_token": read_csrf_token(stranger)}).status_code == 403
+    give_key(client, game_id, key)
+    assert client.post(f"/games/{game_id}/key").status_code == 400
+    assert client.post("/games/nope/key", data={"csrf_token": read_csrf_token(client)}).status_code == 404
+    assert can_edit(client, game_id)  # nothing was replaced
+
+
+def test_the_api_replaces_the_key(client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    assert client.post(f"/api/games/{game_id}/key").status_code == 403
+    response = client.post(f"/api/games/{game_id}/key", headers={"X-Edit-Key": "wrong"})
+    assert response.status_code == 403
+    assert response.get_json() == {"error": "the edit key does not match this game"}
+    assert client.post("/api/games/nope/key", headers={"X-Edit-Key": key}).status_code == 404
+    response = client.post(f"/api/games/{game_id}/key", headers={"X-Edit-Key": key})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    new_key = response.get_json()["edit_key"]
+    assert isinstance(new_key, str) and len(new_key) >= 32 and new_key != key
+    assert client.post(f"/api/games/{game_id}/key", headers={"X-Edit-Key": key}).status_code == 403
+    scores = {"Ann": 3, "Bob": 0, "Cy": 4}
+    response = client.post(
+        f"/api/games/{game_id}/rounds", json={"went_out": "Bob", "scores": scores}, headers={"X-Edit-Key": new_key}
+    )
+    assert response.status_code == 201
+
+
+def test_the_share_address_names_this_computer_on_the_network(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    client.set_cookie("edit_key", key, domain="cards.example", path=f"/games/{game_id}")
+    page = text(client.get(f"/games/{game_id}", base_url="http://cards.example:8000"))
+    assert share_url(page) == f"http://cards.example:8000/games/{game_id}"
+    assert f"http://cards.example:8000/games/{game_id}/join?key={key}" in page

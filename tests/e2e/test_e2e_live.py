@@ -1,0 +1,231 @@
+"""Several phones, one game, in headless Chromium on 360×740 screens: live standings and joining.
+
+One phone enters and corrects rounds; another sees the new standings within 5 s without
+reloading. A third joins through the edit link of the QR code, then loses its edit rights as
+soon as the first phone makes a new edit key. Uses the system Chromium (/usr/bin/chromium).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import ROOT, create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
+LIVE_WAIT_MS = 5000
+
+pytestmark = pytest.mark.browser
+
+SMALL_TAP_TARGETS = """
+() => Array.from(document.querySelectorAll('a.button, button, summary, select, textarea'))
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.textContent.trim(), el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 44)
+"""
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    from flask_migrate import upgrade
+    from werkzeug.serving import make_server
+
+    app = create_app(
+        {"SECRET_KEY": "e2e live", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def phone(browser: Any, errors: list[str], **options: Any) -> Any:
+    context = browser.new_context(**PHONE, **options)
+    page = context.new_page()
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def enter_round(page: Any, number: int, went_out: str, scores: dict[str, str]) -> None:
+    page.get_by_role("link", name=f"Enter round {number} scores").click()
+    page.locator("label.radio", has_text=went_out).click()
+    for name, points in scores.items():
+        page.get_by_role("textbox", name=name, exact=True).fill(points)
+    page.get_by_role("button", name=f"Save round {number}").click()
+    page.locator("#standings").wait_for()
+
+
+def test_a_round_entered_on_one_phone_shows_on_another_within_5_s(browser: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    scorer = phone(browser, errors)
+    scorer.goto(base_url + "/games/new?variant=pay-me")
+    scorer.get_by_label("Players, in seat order").fill("Ann\nBob\nCy")
+    scorer.select_option("#first_dealer", "0")
+    scorer.get_by_role("button", name="Start the game").click()
+    expect(scorer.locator("#round-h")).to_contain_text("Round 1")
+    game_url = scorer.url.split("#")[0]
+
+    watcher = phone(browser, errors, color_scheme="dark")
+    statuses: list[int] = []
+    watcher.on("response", lambda response: statuses.append(response.status) if "/version" in response.url else None)
+    watcher.goto(game_url)
+    expect(watcher.locator(".note")).to_contain_text("View only")
+    expect(watcher.locator("#sheet")).to_contain_text("No round scored yet")
+    watcher.evaluate("window.notReloaded = true")
+    watcher.locator("details.rules summary").click()
+
+    enter_round(scorer, 1, "Bob", {"Ann": "12", "Cy": "30"})
+    expect(watcher.locator(".grid tfoot")).to_contain_text("30", timeout=LIVE_WAIT_MS)
+    expect(watcher.locator(".standings li").first).to_contain_text("Bob", timeout=LIVE_WAIT_MS)
+    expect(watcher.locator("#round-h")).to_contain_text("Round 2", timeout=LIVE_WAIT_MS)
+    assert watcher.evaluate("window.notReloaded") is True
+    assert watcher.locator("details.rules").evaluate("el => el.open") is True  # open panels stay open
+
+    # A correction shows too.
+    scorer.get_by_role("link", name="Correct round 1").click()
+    scorer.get_by_role("textbox", name="Cy", exact=True).fill("25")
+    scorer.get_by_role("button", name="Save correction").click()
+    expect(watcher.locator(".grid tfoot")).to_contain_text("25", timeout=LIVE_WAIT_MS)
+    expect(watcher.locator("#history")).to_contain_text("Round 1 corrected", timeout=LIVE_WAIT_MS)
+    assert watcher.evaluate("window.notReloaded") is True
+    # While nothing changes, the answer is an empty 304.
+    with watcher.expect_response(lambda r: "/version" in r.url and r.status == 304, timeout=LIVE_WAIT_MS):
+        pass
+    assert 200 in statuses
+
+    # The scorer's page also follows changes made elsewhere (the API here).
+    scorer.goto(game_url)
+    scorer.evaluate("window.notReloaded = true")
+    key = (scorer.locator("#share-edit .share-url").text_content() or "").strip().split("key=", 1)[1]
+    response = scorer.request.delete(
+        game_url.replace("/games/", "/api/games/") + "/rounds/last", headers={"X-Edit-Key": key}
+    )
+    assert response.status == 200
+    expect(scorer.locator("#round-h")).to_contain_text("Round 1", timeout=LIVE_WAIT_MS)
+    expect(watcher.locator("#round-h")).to_contain_text("Round 1", timeout=LIVE_WAIT_MS)
+    assert scorer.evaluate("window.notReloaded") is True
+    assert errors == []
+    scorer.context.close()
+    watcher.context.close()
+
+
+def test_a_phone_joins_by_the_edit_code_and_loses_it_with_a_new_key(browser: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    scorer = phone(browser, errors)
+    scorer.goto(base_url + "/games/new?variant=3-13")
+    scorer.get_by_label("Players, in seat order").fill("Ann\nBob")
+    scorer.get_by_role("button", name="Start the game").click()
+    game_url = scorer.url.split("#")[0]
+
+    # Both codes for the scorer; the edit link carries the key.
+    scorer.locator("#share summary").click()
+    scorer.locator("#share-edit summary").click()
+    expect(scorer.locator("svg.qr-code")).to_have_count(2)
+    for code in scorer.locator("svg.qr-code").all():
+        box = code.bounding_box()
+        assert box and 200 <= box["width"] <= 300 and abs(box["width"] - box["height"]) < 1
+    assert scorer.evaluate("document.documentElement.scrollWidth") <= 360
+    assert scorer.evaluate(SMALL_TAP_TARGETS) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    scorer.locator("#share-edit").screenshot(path=str(ARTIFACTS / "share-edit-code.png"))
+    edit_link = scorer.locator("#share-edit .share-url").inner_text().strip()
+    assert "/join?key=" in edit_link
+
+    # The second phone opens the edit link (as scanned); the key leaves the address at once.
+    helper = phone(browser, errors)
+    helper.goto(edit_link.replace(edit_link.split("/games/")[0], base_url))
+    assert helper.url == game_url
+    expect(helper.get_by_role("link", name="Enter round 1 scores")).to_be_visible()
+    helper.evaluate("window.notReloaded = true")
+    enter_round(helper, 1, "Ann", {"Bob": "7"})
+    expect(scorer.locator(".grid tfoot")).to_contain_text("7", timeout=LIVE_WAIT_MS)
+
+    # A new key: the helper loses its edit rights within seconds, without reloading.
+    helper.goto(game_url)
+    helper.evaluate("window.notReloaded = true")
+    scorer.once("dialog", lambda dialog: dialog.accept())
+    scorer.get_by_role("button", name="Make a new edit key").click()
+    expect(scorer.locator("#share-edit")).to_be_visible()
+    new_link = scorer.locator("#share-edit .share-url").inner_text().strip()
+    assert new_link != edit_link
+    expect(helper.locator(".note")).to_contain_text("View only", timeout=LIVE_WAIT_MS)
+    expect(helper.get_by_role("link", name="Enter round 2 scores")).to_have_count(0)
+    assert helper.evaluate("window.notReloaded") is True
+    helper.goto(edit_link.replace(edit_link.split("/games/")[0], base_url))
+    expect(helper.locator("h1")).to_have_text("View only")
+    assert errors == ["Failed to load resource: the server responded with a status of 403 (FORBIDDEN)"]
+    scorer.context.close()
+    helper.context.close()
+
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_tab_stops_asking_and_catches_up_when_shown(browser: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    watcher = phone(browser, errors)
+    asked: list[str] = []
+    watcher.on("request", lambda request: asked.append(request.url) if "/version" in request.url else None)
+    response = watcher.request.post(
+        base_url + "/api/games", data={"variant": "pay-me", "players": ["Ann", "Bob"], "first_dealer": "Ann"}
+    )
+    state = response.json()
+    watcher.goto(f"{base_url}/games/{state['id']}")
+    with watcher.expect_request(lambda request: "/version" in request.url, timeout=LIVE_WAIT_MS):
+        pass
+    watcher.evaluate(HIDE, True)
+    watcher.wait_for_timeout(500)  # a request already under way may still finish
+    count = len(asked)
+    api = f"{base_url}/api/games/{state['id']}/rounds"
+    posted = watcher.request.post(
+        api, data={"went_out": "Ann", "scores": {"Ann": 0, "Bob": 17}}, headers={"X-Edit-Key": state["edit_key"]}
+    )
+    assert posted.status == 201
+    watcher.wait_for_timeout(6000)
+    assert len(asked) == count  # no polling while hidden
+    expect(watcher.locator("#sheet")).to_contain_text("No round scored yet")
+    watcher.evaluate(HIDE, False)  # shown again: asks at once
+    expect(watcher.locator(".grid tfoot")).to_contain_text("17", timeout=2000)
+    assert errors == []
+    watcher.context.close()
