@@ -128,7 +128,7 @@ def _parse_rounds(key: str, value: object) -> frozenset[int]:
         items = [item for item in text.replace(" ", ",").split(",") if item]
     rounds = set()
     for item in items:
-        if not item.strip().isdigit() or int(item) < 1:
+        if not item.strip().isdecimal() or int(item) < 1:
             raise OptionError(f'option "{key}" takes round numbers such as 10,11, not "{value}"')
         rounds.add(int(item))
     return frozenset(rounds)
