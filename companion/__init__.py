@@ -45,15 +45,35 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import api, views
+    from companion.db_setup import configure_engines
     from companion.extensions import csrf, db, migrate
 
     db.init_app(app)
+    configure_engines(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True, compare_type=True)
     csrf.init_app(app)
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     views.init_app(app)
+    from companion import money_api, money_views  # the 3-13 pot and Play or Pay chips (issue 6)
+
+    money_views.init_app(app)
+    csrf.exempt(money_api.bp)
+    from companion import backup, live, security, sharing
+
+    security.init_app(app)
+    sharing.init_app(app)
+    live.init_app(app)
+    backup.init_app(app)
+    from companion import dispute_api, dispute_views  # checks, lay-offs, scores from cards, rules (issue 5)
+
+    app.register_blueprint(dispute_views.bp)
+    app.register_blueprint(dispute_api.bp)
+    csrf.exempt(dispute_api.bp)
+    from companion import sheet_views  # printable sheets, exports and import (issue 7)
+
+    sheet_views.init_app(app)
     return app
 
 

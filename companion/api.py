@@ -10,7 +10,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import services
+from companion import money, services
+from companion.extensions import db
 from companion.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -24,7 +25,22 @@ def json_error(status: int, message: str) -> tuple[Response, int]:
 
 @bp.errorhandler(services.ServiceError)
 def service_error(error: services.ServiceError) -> tuple[Response, int]:
+    if isinstance(error, services.Conflict):
+        current = _current_state((request.view_args or {}).get("game_id"))
+        if current is not None:
+            return jsonify({"error": error.message, "current": current}), error.status
     return json_error(error.status, error.message)
+
+
+def _current_state(game_id: object) -> dict[str, Any] | None:
+    """A conflict answers with the game as stored now, so the phone can show the current values."""
+    if not isinstance(game_id, str):
+        return None
+    db.session.rollback()  # forget what this request read; load what the winning write stored
+    try:
+        return _state(services.get_game(game_id))[0].get_json()  # type: ignore[no-any-return]
+    except services.ServiceError:
+        return None
 
 
 def _body() -> dict[str, Any]:
@@ -44,15 +60,23 @@ def _game_for_edit(game_id: str) -> Any:
 
 
 def _state(game: Any, status: int = 200) -> tuple[Response, int]:
-    return jsonify(services.build_view(game).as_json()), status
+    return jsonify(money.state_json(game)), status
 
 
 def _round_body() -> tuple[Any, Any, Any]:
     body = _body()
-    unknown = sorted(set(body) - {"went_out", "scores", "version"})
+    unknown = sorted(set(body) - {"went_out", "scores", "version", "hands", "declarer", "second_discards"})
     if unknown:
-        raise services.InvalidInput(f'unknown field "{unknown[0]}"; a round has went_out, scores and version')
+        raise services.InvalidInput(
+            f'unknown field "{unknown[0]}"; a round has went_out, scores, hands, declarer, second_discards and version'
+        )
     return body.get("went_out"), body.get("scores"), body.get("version")
+
+
+def _round_cards() -> dict[str, Any]:
+    """The optional cards of a round body (issue 5): "hands" by player and the "declarer" melds."""
+    body = _body()
+    return {"hands": body.get("hands"), "declarer": body.get("declarer")}
 
 
 @bp.get("/openapi.json")
@@ -74,7 +98,7 @@ def create_game() -> tuple[Response, int]:
     if "variant" not in body or "players" not in body:
         raise services.InvalidInput("a game needs a variant and a list of players")
     game, key = services.create_game(body["variant"], body["players"], body.get("options"), body.get("first_dealer"))
-    state = services.build_view(game).as_json()
+    state = money.state_json(game)
     state["edit_key"] = key
     response = jsonify(state)
     response.headers["Location"] = f"/api/games/{game.id}"
@@ -97,7 +121,8 @@ def delete_game(game_id: str) -> tuple[Response, int]:
 def add_round(game_id: str) -> tuple[Response, int]:
     game = _game_for_edit(game_id)
     went_out, scores, version = _round_body()
-    services.add_round(game, went_out, scores, version)
+    pickups = _body().get("second_discards")  # the 3-13 pot (companion.money)
+    services.add_round(game, went_out, scores, version, **_round_cards(), second_discards=pickups)
     return _state(game, 201)
 
 
@@ -105,7 +130,8 @@ def add_round(game_id: str) -> tuple[Response, int]:
 def correct_round(game_id: str, number: int) -> tuple[Response, int]:
     game = _game_for_edit(game_id)
     went_out, scores, version = _round_body()
-    services.correct_round(game, number, went_out, scores, version)
+    pickups = _body().get("second_discards")  # the 3-13 pot (companion.money)
+    services.correct_round(game, number, went_out, scores, version, **_round_cards(), second_discards=pickups)
     return _state(game)
 
 

@@ -6,9 +6,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, HiddenField, RadioField, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import InputRequired, NumberRange, Optional
 
+from companion.money import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
 from engine.rules import OPTION_SPECS
 
 POINTS_PATTERN = r"\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*"
@@ -27,7 +37,12 @@ class NewGameForm(FlaskForm):
         return [self[f"opt_{key}"] for key in OPTION_SPECS]
 
     def option_values(self) -> dict[str, Any]:
-        return {key: self[f"opt_{key}"].data for key in OPTION_SPECS}
+        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS}
+        values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
+        return values
+
+    def pot_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]
 
     def player_names(self) -> list[str]:
         return [line for line in (self.players.data or "").splitlines() if line.strip()]
@@ -36,7 +51,7 @@ class NewGameForm(FlaskForm):
         """The chosen first dealer's name, or None for a random draw."""
         choice = self.first_dealer.data or "random"
         names = [name.strip() for name in self.player_names()]
-        if choice == "random" or not choice.isdigit():
+        if choice == "random" or not choice.isdecimal():
             return None
         seat = int(choice)
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
@@ -57,6 +72,7 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
             fields[f"opt_{key}"] = StringField(
                 spec.title, default=", ".join(str(n) for n in default), description=spec.effect
             )
+    fields.update(_pot_fields(defaults))
     form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
     form: NewGameForm = form_class()
     form.first_dealer.choices = [("random", "Draw at random")] + [
@@ -72,7 +88,7 @@ class ActionForm(FlaskForm):
 
     def expected_version(self) -> int | None:
         data = str(self.version.data or "")
-        return int(data) if data.isdigit() else None
+        return int(data) if data.isdecimal() else None
 
 
 class RoundForm(ActionForm):
@@ -80,6 +96,24 @@ class RoundForm(ActionForm):
 
     def score_values(self, players: Sequence[str]) -> dict[str, str]:
         return {name: field.data for name, field in zip(players, self["scores"], strict=True)}
+
+    def second_discard_values(self, players: Sequence[str]) -> dict[str, int]:
+        return {name: field.data or 0 for name, field in zip(players, self["second_discards"], strict=True)}
+
+
+def _pot_fields(defaults: dict[str, Any]) -> dict[str, Any]:
+    """The pot's switch and amounts in cents (companion.money), for the keys the preset offers."""
+    fields: dict[str, Any] = {}
+    if "pot" in defaults:
+        fields["opt_pot"] = BooleanField(
+            "Play for a pot", default=defaults["pot"], description="Amounts in cents; the lowest total takes the pot."
+        )
+    for key, title in AMOUNT_TITLES.items():
+        if key in defaults:
+            fields[f"opt_{key}"] = IntegerField(
+                title, default=defaults[key], validators=[Optional(), NumberRange(0, MAX_CENTS)]
+            )
+    return fields
 
 
 def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> RoundForm:
@@ -89,7 +123,12 @@ def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> Ro
         min_entries=len(players),
         max_entries=len(players),
     )
-    form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores})
+    pickups = FieldList(  # second discards taken, for the 3-13 pot (companion.money)
+        IntegerField(default=0, validators=[Optional(), NumberRange(0, MAX_PICKUPS)]),
+        min_entries=len(players),
+        max_entries=len(players),
+    )
+    form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores, "second_discards": pickups})
     form: RoundForm = form_class(data=data)
     form.went_out.choices = [(name, name) for name in players]
     return form

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.extensions import db
@@ -31,6 +31,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(default=utc_now)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
+    # Money settings apart from the rule options: a pot's amounts in cents, or Play or Pay's chips.
+    money: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
@@ -38,6 +40,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     revisions: Mapped[list[RoundRevision]] = relationship(
         back_populates="game", order_by="RoundRevision.id", cascade="all, delete-orphan"
     )
+    events: Mapped[list[GameEvent]] = relationship(
+        back_populates="game", order_by="GameEvent.number", cascade="all, delete-orphan"
+    )
+    disputes: Mapped[list[Dispute]] = relationship(order_by="Dispute.id", cascade="all, delete-orphan")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
@@ -53,6 +59,9 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int] = mapped_column(Integer)
     went_out: Mapped[str] = mapped_column(String(40))
     scores: Mapped[dict[str, int]] = mapped_column(JSON)
+    second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
+    # The cards entered for scoring (issue 5): player name -> canonical notation ("7H 8H JK").
+    hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
@@ -69,6 +78,49 @@ class RoundRevision(db.Model):  # type: ignore[name-defined,misc]
     action: Mapped[str] = mapped_column(String(16))
     went_out: Mapped[str] = mapped_column(String(40))
     scores: Mapped[dict[str, int]] = mapped_column(JSON)
+    second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
+    hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None)
     changed_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     game: Mapped[Game] = relationship(back_populates="revisions")
+
+
+class GameEvent(db.Model):  # type: ignore[name-defined,misc]
+    """One reported event of a Play or Pay game, in order: "play", "pay" or "settle" (quick mode).
+
+    The hands are rebuilt by replaying the events through the engine; nothing else is stored.
+    """
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_game_events_game_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    game: Mapped[Game] = relationship(back_populates="events")
+
+
+class Dispute(db.Model):  # type: ignore[name-defined,misc]
+    """One check made at the table (issue 5): the cards, the engine's verdict and its reason.
+
+    `kind` is "meld", "declarer", "layoff" or "hand"; lay-offs point at the "declarer" check that
+    started their chain (`chain_id`), and `result` keeps the engine's answer (melds after a lay-off).
+    """
+
+    __tablename__ = "disputes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    round_number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    player: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
+    cards: Mapped[list[str]] = mapped_column(JSON)
+    valid: Mapped[bool] = mapped_column(default=False)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    chain_id: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)

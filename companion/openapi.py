@@ -20,7 +20,15 @@ _ERRORS = {
     403: "The X-Edit-Key header is missing or wrong.",
     404: "No such game (or no such round).",
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
+    429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
 }
+
+
+def _dispute_docs() -> dict[str, Any]:
+    """The meld checker's endpoints and a round's cards, described next to their code (issue 5)."""
+    from companion.dispute_api import openapi_fragments
+
+    return openapi_fragments()
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
@@ -72,7 +80,8 @@ _SCHEMAS: dict[str, Any] = {
     },
     "RoundEntry": {
         "type": "object",
-        "required": ["went_out", "scores"],
+        "required": ["went_out"],
+        "description": "Every player needs a score: typed in scores, or worked out from their cards in hands.",
         "properties": {
             "went_out": {"type": "string", "description": "The player who went out; their points must be 0."},
             "scores": {
@@ -81,6 +90,7 @@ _SCHEMAS: dict[str, Any] = {
                 "additionalProperties": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
             },
             "version": {"type": "integer", "description": "Optional: the game version the client saw; else 409."},
+            **_dispute_docs()["round_fields"],
         },
         "additionalProperties": False,
     },
@@ -95,6 +105,7 @@ _SCHEMAS: dict[str, Any] = {
             "went_out": {"type": "string"},
             "scores": {**_NAMES, "description": "Card points entered."},
             "points": {**_NAMES, "description": "Points on the sheet, after the multiplier."},
+            "hands": _dispute_docs()["round_fields"]["hands"],
         },
     },
     "NextRound": {
@@ -169,7 +180,7 @@ def openapi_document() -> dict[str, Any]:
     """The API description as an OpenAPI 3.0 document."""
     game = _json(_ref("Game"), "The game state.")
     round_body = {"required": True, "content": {"application/json": {"schema": _ref("RoundEntry")}}}
-    return {
+    document = {
         "openapi": "3.0.3",
         "info": {
             "title": "Card Table Companion API",
@@ -190,7 +201,7 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("NewGame")}}},
                     "responses": {
                         "201": _json(_ref("CreatedGame"), "The new game, with its edit key."),
-                        **_errors(400),
+                        **_errors(400, 429),
                     },
                 },
             },
@@ -246,6 +257,49 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {"200": game, **_errors(403, 404, 409)},
                 },
             },
+            "/api/games/{game_id}/version": {
+                "parameters": [_GAME_ID],
+                "get": {
+                    "summary": "The game's version, for live updates: poll it with If-None-Match",
+                    "description": 'The ETag is "v<version>"; the version rises with every change to the game. '
+                    "A request whose If-None-Match holds the current ETag gets 304 without a body.",
+                    "operationId": "getGameVersion",
+                    "parameters": [
+                        {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
+                    ],
+                    "responses": {
+                        "200": _json(
+                            {
+                                "type": "object",
+                                "properties": {"id": {"type": "string"}, "version": {"type": "integer"}},
+                            },
+                            "The current version (ETag header: its entity tag).",
+                        ),
+                        "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
+                        **_errors(404),
+                    },
+                },
+            },
+            "/api/games/{game_id}/key": {
+                "parameters": [_GAME_ID],
+                "post": {
+                    "summary": "Replace the edit key: the current one (X-Edit-Key) stops working at once",
+                    "operationId": "replaceEditKey",
+                    "parameters": [_KEY],
+                    "responses": {
+                        "200": _json(
+                            {
+                                "type": "object",
+                                "required": ["edit_key"],
+                                "properties": {"edit_key": {"type": "string", "description": "The new key."}},
+                            },
+                            "The new edit key.",
+                        ),
+                        **_errors(403, 404, 409, 429),
+                    },
+                },
+            },
+            **_dispute_docs()["paths"],
             "/api/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -261,3 +315,7 @@ def openapi_document() -> dict[str, Any]:
             },
         },
     }
+    from companion.money_api import extend_openapi  # the pot and Play or Pay (issue 6)
+    from companion.transfer_api import extend_openapi as extend_transfer  # export and import (issue 7)
+
+    return extend_transfer(extend_openapi(document))

@@ -16,9 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+from companion import money, security
 from companion.extensions import db
 from companion.models import Game, Round, RoundRevision, utc_now
 from engine.cards import Suit
@@ -115,6 +116,7 @@ class PlayedRound:
     scores: dict[str, int]
     points: dict[str, int]
     corrected: bool
+    hands: dict[str, str] | None = None  # the cards entered, when the engine scored them (issue 5)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -126,6 +128,7 @@ class PlayedRound:
             "went_out": self.went_out,
             "scores": dict(self.scores),
             "points": dict(self.points),
+            **({"hands": dict(self.hands)} if self.hands else {}),
         }
 
 
@@ -169,6 +172,7 @@ class GameView:
     history: tuple[HistoryEntry, ...]
     version: int
     created_at: datetime
+    pot: money.PotView | None = None
 
     @property
     def last_round(self) -> int:
@@ -187,6 +191,7 @@ class GameView:
             "finished": self.finished,
             "winners": list(self.winners),
             "version": self.version,
+            "pot": self.pot.as_json() if self.pot else None,
         }
 
 
@@ -252,7 +257,7 @@ def variant_choices() -> tuple[VariantChoice, ...]:
 
 def preset_defaults(variant: str) -> dict[str, Any]:
     """The preset's default options as JSON values (for the new-game form)."""
-    return rules_for(variant, None).options.as_json()
+    return {**rules_for(variant, None).options.as_json(), **money.pot_defaults(variant)}
 
 
 def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
@@ -287,7 +292,9 @@ def _option_text(value: Any) -> str:
 
 def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int]) -> PlayedRound:
     scores = {name: stored.scores[name] for name in players}
-    return PlayedRound(plan, stored.went_out, scores, round_points(scores, plan.multiplier), stored.number in corrected)
+    return PlayedRound(
+        plan, stored.went_out, scores, round_points(scores, plan.multiplier), stored.number in corrected, stored.hands
+    )
 
 
 def _history(revision: RoundRevision, players: Sequence[str]) -> HistoryEntry:
@@ -297,6 +304,7 @@ def _history(revision: RoundRevision, players: Sequence[str]) -> HistoryEntry:
 
 def build_view(game: Game) -> GameView:
     """The full state of a game, every rule fact from the engine."""
+    money.verify_rounds(game)
     rules = rules_for(game.variant, game.options)
     players = tuple(game.players)
     table = rules.preset.table_for(len(players))
@@ -311,7 +319,7 @@ def build_view(game: Game) -> GameView:
         variant=rules.preset.id,
         name=rules.preset.name,
         preset=rules.preset,
-        options=options,
+        options=money.state_options(game, options),
         option_rows=tuple(
             OptionRow(key, spec.title, _option_text(options[key]), spec.effect) for key, spec in OPTION_SPECS.items()
         ),
@@ -326,6 +334,7 @@ def build_view(game: Game) -> GameView:
         history=tuple(_history(revision, players) for revision in reversed(game.revisions)),
         version=game.version,
         created_at=game.created_at,
+        pot=money.pot_view(game, running, finished),
     )
 
 
@@ -333,7 +342,11 @@ def build_view(game: Game) -> GameView:
 
 
 def get_game(game_id: str) -> Game:
-    game = db.session.get(Game, game_id)
+    # One statement reads the game and its rounds, so a write checks the rounds of the very
+    # version it will update (read apart, another phone's write could land in between).
+    if len(game_id) > 32 or "\x00" in game_id:  # PostgreSQL refuses NUL in text: not an id, not a 500
+        raise NotFound("there is no game with that id")
+    game = db.session.get(Game, game_id, options=[joinedload(Game.rounds)], populate_existing=True)
     if game is None:
         raise NotFound("there is no game with that id")
     return game
@@ -344,6 +357,9 @@ def list_games() -> tuple[GameSummary, ...]:
     query = db.select(Game).options(selectinload(Game.rounds)).order_by(Game.created_at.desc(), Game.id)
     summaries = []
     for game in db.session.scalars(query):
+        if money.is_play_or_pay(game):
+            summaries.append(money.summary(game))
+            continue
         rules = rules_for(game.variant, game.options)
         summaries.append(
             GameSummary(
@@ -371,7 +387,20 @@ def key_matches(game: Game, key: str | None) -> bool:
     """Whether a presented edit key is the game's (constant-time comparison)."""
     if not key:
         return False
-    return hmac.compare_digest(_hash_key(key), game.edit_key_hash)
+    security.before_key_check()  # 429 once this client sent too many wrong keys
+    if hmac.compare_digest(_hash_key(key), game.edit_key_hash):
+        return True
+    security.wrong_key(key)
+    return False
+
+
+def regenerate_key(game: Game) -> str:
+    """Replace the game's edit key: the old key stops working at once. Returns the new key."""
+    key = secrets.token_urlsafe(24)
+    game.edit_key_hash = _hash_key(key)
+    game.updated_at = utc_now()
+    _commit()
+    return key
 
 
 def require_key(game: Game, key: str | None) -> None:
@@ -422,15 +451,20 @@ def create_game(
     """Start a game; returns it with its secret edit key (only a hash is stored)."""
     if not isinstance(variant, str):
         raise InvalidInput("variant must be a preset id such as pay-me")
+    if variant == money.PLAY_OR_PAY:
+        return money.create_play_or_pay(players, options, first_dealer)
+    options, pot = money.split_options(variant, options)
     if options is not None and not isinstance(options, dict):
         raise InvalidInput("options must be an object of house-rule options")
     rules = rules_for(variant, options)
     names = clean_players(players, rules.preset)
     seat = _seat_of(first_dealer, names)
-    return _store_new_game(rules, names, seat)
+    return _store_new_game(rules, names, seat, pot)
 
 
-def _store_new_game(rules: RuleSet, players: list[str], first_dealer: int) -> tuple[Game, str]:
+def _store_new_game(
+    rules: RuleSet, players: list[str], first_dealer: int, pot: dict[str, Any] | None = None
+) -> tuple[Game, str]:
     key = secrets.token_urlsafe(24)
     game = Game(
         id=secrets.token_urlsafe(12),
@@ -440,6 +474,7 @@ def _store_new_game(rules: RuleSet, players: list[str], first_dealer: int) -> tu
         first_dealer=first_dealer,
         edit_key_hash=_hash_key(key),
         finished=False,
+        money=pot,
     )
     db.session.add(game)
     _commit()
@@ -452,7 +487,7 @@ def rematch(game: Game) -> tuple[Game, str]:
         raise InvalidInput("a rematch can start only when the game is over")
     rules = rules_for(game.variant, game.options)
     seat = next_first_dealer(game.first_dealer, len(game.rounds), len(game.players))
-    return _store_new_game(rules, list(game.players), seat)
+    return _store_new_game(rules, list(game.players), seat, game.money)
 
 
 def _check_version(game: Game, expected: object) -> None:
@@ -473,34 +508,53 @@ def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, 
     return checked
 
 
-def add_round(game: Game, went_out: object, scores: object, expected_version: object = None) -> None:
-    """Score the next round."""
+def add_round(
+    game: Game, went_out: object, scores: object, expected_version: object = None, hands: object = None,
+    declarer: object = None, second_discards: object = None,
+) -> None:
+    """Score the next round; players in `hands` are scored from their cards (companion.disputes)."""
     _check_version(game, expected_version)
+    money.verify_rounds(game)
     rules = rules_for(game.variant, game.options)
     if len(game.rounds) >= rules.rounds:
         raise InvalidInput(f"the game is over: all {rules.rounds} rounds are scored")
+    scores, kept = _scores_from_hands(game, len(game.rounds) + 1, went_out, scores, hands, declarer)
     checked = _verified_scores(game, went_out, scores)
-    game.rounds.append(Round(number=len(game.rounds) + 1, went_out=went_out, scores=checked))
+    pickups = money.verify_second_discards(game, second_discards)
+    game.rounds.append(
+        Round(number=len(game.rounds) + 1, went_out=went_out, scores=checked, hands=kept, second_discards=pickups)
+    )
     _touch(game, rules)
     _commit()
 
 
 def correct_round(
-    game: Game, number: int, went_out: object, scores: object, expected_version: object = None
+    game: Game, number: int, went_out: object, scores: object, expected_version: object = None,
+    hands: object = None, declarer: object = None, second_discards: object = None,
 ) -> None:
-    """Correct an earlier round; its previous values go into the history."""
+    """Correct an earlier round; its previous values go into the history (second discards left out stay)."""
     _check_version(game, expected_version)
+    money.verify_rounds(game)
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None:
         raise NotFound(f"round {number} has not been played in this game")
+    scores, kept = _scores_from_hands(game, number, went_out, scores, hands, declarer)
     checked = _verified_scores(game, went_out, scores)
-    if stored.went_out == went_out and stored.scores == checked:
+    if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
+        kept = stored.hands  # the same scores typed again: the cards entered still back them
+    pickups = stored.second_discards if second_discards is None else money.verify_second_discards(game, second_discards)
+    if (stored.went_out, stored.scores, stored.hands, stored.second_discards) == (went_out, checked, kept, pickups):
         return
     game.revisions.append(
-        RoundRevision(number=number, action="corrected", went_out=stored.went_out, scores=dict(stored.scores))
+        RoundRevision(
+            number=number, action="corrected", went_out=stored.went_out, scores=dict(stored.scores), hands=stored.hands,
+            second_discards=stored.second_discards,
+        )
     )
     stored.went_out = str(went_out)
     stored.scores = checked
+    stored.hands = kept
+    stored.second_discards = pickups
     _touch(game, rules_for(game.variant, game.options))
     _commit()
 
@@ -508,15 +562,30 @@ def correct_round(
 def undo_last_round(game: Game, expected_version: object = None) -> None:
     """Remove the last round; its values go into the history."""
     _check_version(game, expected_version)
+    money.verify_rounds(game)
     if not game.rounds:
         raise NotFound("there is no round to undo yet")
     last = game.rounds[-1]
     game.revisions.append(
-        RoundRevision(number=last.number, action="undone", went_out=last.went_out, scores=dict(last.scores))
+        RoundRevision(
+            number=last.number, action="undone", went_out=last.went_out, scores=dict(last.scores), hands=last.hands,
+            second_discards=last.second_discards,
+        )
     )
     game.rounds.remove(last)
     _touch(game, rules_for(game.variant, game.options))
     _commit()
+
+
+def _scores_from_hands(
+    game: Game, number: int, went_out: object, scores: object, hands: object, declarer: object
+) -> tuple[object, dict[str, str] | None]:
+    """Scores with the players whose cards were entered scored by the engine, and the cards to keep."""
+    if hands is None and declarer is None:
+        return scores, None
+    from companion.disputes import score_hands  # the dispute services build on this module
+
+    return score_hands(game, number, went_out, scores, hands, declarer)
 
 
 def delete_game(game: Game, expected_version: object = None) -> None:

@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from companion import services
+from companion import money, services
 from companion.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
 from companion.lan import lan_address
 from companion.models import Game
@@ -105,8 +105,10 @@ def _share_url(game_id: str) -> str:
 
 
 @bp.get("/games/<game_id>")
-def game_page(game_id: str) -> str:
+def game_page(game_id: str) -> Any:
     game = _load(game_id)
+    if money.is_play_or_pay(game):  # a game of hands: its page is the hand screen (companion.money_views)
+        return redirect(url_for("money.hand_page", game_id=game.id), 303)
     return render_template(
         "game.html",
         game=services.build_view(game),
@@ -143,7 +145,10 @@ def new_round(game_id: str) -> Any:
     error = None
     if form.validate_on_submit():
         try:
-            services.add_round(game, form.went_out.data, form.score_values(game.players), form.expected_version())
+            services.add_round(
+                game, form.went_out.data, form.score_values(game.players), form.expected_version(),
+                second_discards=form.second_discard_values(game.players),
+            )
         except services.Conflict as failure:
             abort(409, description=_sentence(failure.message))
         except services.ServiceError as failure:
@@ -169,6 +174,7 @@ def edit_round(game_id: str, number: int) -> Any:
         "version": game.version,
         "went_out": stored.went_out,
         "scores": [str(stored.scores[name]) for name in game.players],
+        "second_discards": [(stored.second_discards or {}).get(name, 0) for name in game.players],
     }
     form = round_form(game.players, data=data)
     error = None
@@ -176,7 +182,8 @@ def edit_round(game_id: str, number: int) -> Any:
     if form.validate_on_submit():
         try:
             services.correct_round(
-                game, number, form.went_out.data, form.score_values(game.players), form.expected_version()
+                game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
+                second_discards=form.second_discard_values(game.players),
             )
         except services.Conflict as failure:
             abort(409, description=_sentence(failure.message))
@@ -235,6 +242,8 @@ def rematch(game_id: str) -> Any:
 @bp.get("/games/<game_id>/delete")
 def confirm_delete(game_id: str) -> Any:
     game = _load_for_edit(game_id)
+    if money.is_play_or_pay(game):  # its delete button is on the hand screen (companion.money_views)
+        return redirect(url_for("money.hand_page", game_id=game.id, _anchor="delete"), 303)
     form = ActionForm(data={"version": game.version})
     return render_template("confirm_delete.html", game=services.build_view(game), form=form)
 

@@ -1,8 +1,15 @@
-"""Shared fixtures for the web app tests: an app on a temporary SQLite database."""
+"""Shared fixtures for the web app tests: an app on a temporary database.
+
+The database is a temporary SQLite file per test, or, when ``TEST_DATABASE_URL`` names a
+PostgreSQL server (``postgresql+psycopg://user@/dbname?host=/socket/dir&port=5432``), a fresh
+schema in that database per test, dropped afterwards.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,19 +24,71 @@ from companion.extensions import db
 CSRF_INPUT = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With TEST_DATABASE_ONLY set, run only the tests that use the tests' database (the PostgreSQL pass of CI)."""
+    if not os.environ.get("TEST_DATABASE_ONLY"):
+        return
+    selected = [item for item in items if "database_url" in getattr(item, "fixturenames", ())]
+    deselected = [item for item in items if item not in selected]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = selected
+
+
+@pytest.fixture(scope="session")
+def postgres_admin() -> Iterator[Any]:
+    """An engine on the TEST_DATABASE_URL server, to create and drop the test schemas."""
+    from sqlalchemy import create_engine
+
+    from companion import normalise_database_url
+
+    engine = create_engine(normalise_database_url(TEST_DATABASE_URL), isolation_level="AUTOCOMMIT")
+    yield engine
+    engine.dispose()
+
+
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
+def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The URL of an empty database for one test: SQLite in tmp_path, or a fresh PostgreSQL schema."""
+    if not TEST_DATABASE_URL:
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    from sqlalchemy import make_url, text
+
+    from companion import normalise_database_url
+
+    admin = request.getfixturevalue("postgres_admin")
+    schema = f"test_{secrets.token_hex(6)}"
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(normalise_database_url(TEST_DATABASE_URL)).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text("SET lock_timeout = '20s'"))  # a killed server's session may linger a moment
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test secret key",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "SQLALCHEMY_DATABASE_URI": database_url,
         },
         instance_path=str(tmp_path / "instance"),
     )
     with app.app_context():
         db.create_all()
     yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture

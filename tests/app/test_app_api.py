@@ -216,7 +216,7 @@ def test_list_games(client: FlaskClient) -> None:
     ("body", "words"),
     [
         ({"variant": "pay-mee", "players": PLAYERS}, "unknown variant"),
-        ({"variant": "play-or-pay", "players": ["A", "B", "C"]}, "not rounds"),
+        ({"variant": "play-or-pay", "players": ["A", "B"]}, "3 to 10 players"),  # Play or Pay: issue 6
         ({"variant": 3, "players": PLAYERS}, "variant"),
         ({"players": PLAYERS}, "variant"),
         ({"variant": "pay-me"}, "players"),

@@ -362,7 +362,7 @@ def test_without_the_key_a_game_is_read_only(app: Flask, client: FlaskClient, po
     assert "Undo round" not in page
     assert "/edit" not in page
     assert "Delete this game" not in page
-    assert 'data-refresh="30"' in page
+    assert f'data-live="/api/games/{game_id}/version"' in page
     assert viewer.get(f"/games/{game_id}/rounds/new").status_code == 403
     assert viewer.get(f"/games/{game_id}/rounds/1/edit").status_code == 403
     assert viewer.get(f"/games/{game_id}/delete").status_code == 403
