@@ -168,8 +168,9 @@ class _Component:
         child = state - (1 << 2 * first)
         rest = (memo.get(child) or self.solve(child))[0]  # most children are known: skip the call
         value = self.values[first]
-        best = [cost + value if cost < INF else INF for cost in rest]
-        choices: list[_Choice | None] = [first if cost < INF else None for cost in rest]
+        # An impossible count stays at INF or more, and its choice is never read.
+        best = [cost + value for cost in rest]
+        choices: list[_Choice | None] = [first] * len(rest)
         size = self.size
         for meld in self._melds_with(first, state):
             wilds = meld[1]
@@ -196,23 +197,31 @@ class _Component:
         return melds
 
     def _sets_with(self, first: int, state: int) -> list[_Meld]:
-        mates = [index for index in self.mates[first] if state >> 2 * index & 3]
         copies = state >> 2 * first & 3
+        mates = [index for index in self.mates[first] if state >> 2 * index & 3] if self.mates[first] else []
         if not mates and copies == 1:  # a lone natural: a set only with two or more wilds
             if self.limit or self.wild_count < 2:
                 return []
             delta = 1 << 2 * first
             return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, self.wild_count + 1)]
-        ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
         owners = [first, *mates]
+        if len(owners) == 2 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
+            groups: list[tuple[int, ...]] = [(first,), (first, mates[0])]  # the usual pair
+        else:
+            ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
+            groups = [
+                (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
+                for picks in itertools.product(*ranges)
+            ]
         melds: list[_Meld] = []
-        for picks in itertools.product(*ranges):
-            used = (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
+        for used in groups:
             naturals = len(used)
-            fewest = max(0, 3 - naturals)
+            fewest = 3 - naturals if naturals < 3 else 0
             if self.distinct:
                 fewest = max(fewest, 3 - len({self.codes[index][0] for index in used}))
-            most = min(naturals, self.wild_count) if self.limit else self.wild_count
+            most = (naturals if naturals < self.wild_count else self.wild_count) if self.limit else self.wild_count
+            if fewest > most:
+                continue
             delta = _delta(used)
             for wilds in range(fewest, most + 1):
                 melds.append((used, wilds, -1, (), 0, 0, 0, delta))
