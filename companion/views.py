@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from companion import money, services
+from companion.extensions import db
 from companion.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
 from companion.lan import lan_address
 from companion.models import Game
@@ -149,8 +150,8 @@ def new_round(game_id: str) -> Any:
                 game, form.went_out.data, form.score_values(game.players), form.expected_version(),
                 second_discards=form.second_discard_values(game.players),
             )
-        except services.Conflict as failure:
-            abort(409, description=_sentence(failure.message))
+        except services.Conflict:
+            return _conflict_page(game_id, form, number)
         except services.ServiceError as failure:
             error = failure.message
             status = failure.status
@@ -185,8 +186,8 @@ def edit_round(game_id: str, number: int) -> Any:
                 game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
                 second_discards=form.second_discard_values(game.players),
             )
-        except services.Conflict as failure:
-            abort(409, description=_sentence(failure.message))
+        except services.Conflict:
+            return _conflict_page(game_id, form, number)
         except services.ServiceError as failure:
             error = failure.message
             status = failure.status
@@ -196,6 +197,26 @@ def edit_round(game_id: str, number: int) -> Any:
         error = _missing(form, game.players)
         status = 400
     return _round_page(game, form, number, error, status)
+
+
+def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
+    """Another phone saved first: show what is stored now and keep this phone's entries, with the
+    current version, so saving again is a deliberate choice."""
+    db.session.rollback()
+    game = _load_for_edit(game_id)
+    stored = next((item for item in game.rounds if item.number == number), None)
+    if stored is None and game.rounds:
+        stored = game.rounds[-1]
+    now = "Nothing is stored for that round."
+    if stored is not None:
+        scores = ", ".join(f"{name} {stored.scores.get(name, 0)}" for name in game.players)
+        now = f"Round {stored.number} now reads: {stored.went_out} went out; {scores}."
+    message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
+    if game.finished and number > len(game.rounds):
+        return _error_page(409, message)
+    form.version.data = str(game.version)
+    target = number if number <= len(game.rounds) else len(game.rounds) + 1
+    return _round_page(game, form, target, message, 409)
 
 
 def _missing(form: RoundForm, players: list[str]) -> str:

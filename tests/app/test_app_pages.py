@@ -232,13 +232,32 @@ def test_multiplier_is_shown_and_applied(client: FlaskClient, post_form: Post) -
     assert "<td>24</td>" in text(client.get(f"/games/{game_id}"))
 
 
-def test_stale_form_is_a_conflict(client: FlaskClient, app: Flask, post_form: Post) -> None:
+def test_stale_form_is_a_conflict_that_shows_the_current_values(
+    client: FlaskClient, app: Flask, post_form: Post
+) -> None:
     game_id = start_game(post_form)
     assert enter_round(post_form, game_id, "Bob", "1", "0", "2", version="1").status_code == 303
-    response = enter_round(post_form, game_id, "Cy", "1", "2", "0", version="1")
+    response = enter_round(post_form, game_id, "Cy", "7", "9", "0", version="1")
     assert response.status_code == 409
-    assert "changed since you loaded it" in text(response)
+    page = text(response)
+    assert "another phone changed this game meanwhile" in page
+    assert "Round 1 now reads: Bob went out; Ann 1, Bob 0, Cy 2." in page
+    assert 'value="7"' in page and 'value="9"' in page  # this phone's entries are kept
+    assert 'name="version" type="hidden" value="2"' in page  # saving again is now deliberate
     assert len(rounds_of(app, game_id)) == 1
+
+
+def test_stale_correction_is_a_conflict_that_shows_the_current_values(
+    client: FlaskClient, app: Flask, post_form: Post
+) -> None:
+    game_id = start_game(post_form)
+    enter_round(post_form, game_id, "Bob", "1", "0", "2")
+    stale = {"went_out": "Bob", "version": "2", "scores-0": "4", "scores-1": "0", "scores-2": "6"}
+    assert post_form(f"/games/{game_id}/rounds/1/edit", stale).status_code == 303
+    response = post_form(f"/games/{game_id}/rounds/1/edit", {**stale, "scores-0": "8"})
+    assert response.status_code == 409
+    assert "Round 1 now reads: Bob went out; Ann 4, Bob 0, Cy 6." in text(response)
+    assert rounds_of(app, game_id) == [(1, "Bob", {"Ann": 4, "Bob": 0, "Cy": 6})]
 
 
 # ------------------------------------------------------------------ corrections and undo
