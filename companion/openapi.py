@@ -41,7 +41,13 @@ _SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
         "required": ["error"],
-        "properties": {"error": {"type": "string", "description": "One sentence saying what was wrong."}},
+        "properties": {
+            "error": {"type": "string", "description": "One sentence saying what was wrong."},
+            "current": {
+                "type": "object",
+                "description": "On 409 only: the game's state as stored now, so the client can show it.",
+            },
+        },
     },
     "Options": {
         "type": "object",
