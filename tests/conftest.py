@@ -28,7 +28,12 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With TEST_DATABASE_ONLY set, run only the tests that use the tests' database (the PostgreSQL pass of CI)."""
+    """Browser tests get one retry; with TEST_DATABASE_ONLY set, run only the tests that use the
+    tests' database (the PostgreSQL pass of CI)."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            # A real browser on a loaded 2-core machine occasionally misses a beat; one retry, no more.
+            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
     if not os.environ.get("TEST_DATABASE_ONLY"):
         return
     selected = [item for item in items if "database_url" in getattr(item, "fixturenames", ())]

@@ -83,6 +83,7 @@ SMALL_TAP_TARGETS = """
 
 
 def _check_phone_layout(page: object) -> None:
+    page.wait_for_load_state("load")  # type: ignore[attr-defined]  # stylesheets applied before measuring
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # type: ignore[attr-defined]
     assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []  # type: ignore[attr-defined]
 

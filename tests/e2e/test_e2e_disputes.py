@@ -110,6 +110,7 @@ def answered_in(response: Any) -> float:
 
 
 def check_phone_layout(page: Any) -> None:
+    page.wait_for_load_state("load")  # stylesheets applied: sizes measured before that are not final
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 

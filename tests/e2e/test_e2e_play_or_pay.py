@@ -83,6 +83,7 @@ def browser() -> Iterator[Any]:
 
 
 def _check_phone_layout(page: Any) -> None:
+    page.wait_for_load_state("load")  # stylesheets applied before measuring
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 

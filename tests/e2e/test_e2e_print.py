@@ -88,6 +88,7 @@ def api(base_url: str, method: str, path: str, body: Any = None, key: str | None
 
 
 def _check_phone_layout(page: Any) -> None:
+    page.wait_for_load_state("load")  # stylesheets applied before measuring
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 
