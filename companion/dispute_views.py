@@ -12,11 +12,11 @@ from flask_wtf import FlaskForm
 
 from companion import disputes, services
 from companion.models import Game
+from companion.views import can_edit, load_for_edit, load_game
 from engine.rules import OPTION_SPECS, PRESETS, RUMMY_PRESETS
 
 bp = Blueprint("disputes", __name__)
 
-KEY_COOKIE = "edit_key"
 MELD_FIELDS = 4
 DECLARER_FIELDS = 6
 
@@ -28,22 +28,10 @@ class DisputeForm(FlaskForm):
 # ---------------------------------------------------------------- helpers
 
 
-def _load(game_id: str) -> Game:
-    try:
-        return services.get_game(game_id)
-    except services.NotFound:
-        abort(404, description="There is no game at this address. It may have been deleted.")
-
-
-def _can_edit(game: Game) -> bool:
-    return services.key_matches(game, request.cookies.get(KEY_COOKIE))
-
-
 def _load_for_edit(game_id: str) -> Game:
-    game = _load(game_id)
-    if not _can_edit(game):
-        abort(403, description="Only the phone that started this game can record checks. The log stays visible here.")
-    return game
+    return load_for_edit(
+        game_id, "Only the phone that started this game can record checks. The log stays visible here."
+    )
 
 
 def _sentence(message: str) -> str:
@@ -128,7 +116,7 @@ def checker() -> Any:
 
 @bp.get("/games/<game_id>/check")
 def game_checker(game_id: str) -> Any:
-    game = _load(game_id)
+    game = load_game(game_id)
     number = _round_number(game, request.args.get("round"))
     at = disputes.game_table(game, number)
     log = disputes.game_log(game.id, number)
@@ -143,7 +131,7 @@ def game_checker(game_id: str) -> Any:
         number=number,
         log=log,
         latest=latest,
-        can_edit=_can_edit(game),
+        can_edit=can_edit(game),
         form=DisputeForm(),
         meld_fields=MELD_FIELDS,
         error=None,
@@ -204,7 +192,7 @@ def _chain_page(game: Game, number: int, error: str | None = None, status: int =
         number=number,
         chain=chain,
         last_declarer=declarer_checks[-1] if declarer_checks else None,
-        can_edit=_can_edit(game),
+        can_edit=can_edit(game),
         form=DisputeForm(),
         declarer_fields=DECLARER_FIELDS,
         error=error,
@@ -215,7 +203,7 @@ def _chain_page(game: Game, number: int, error: str | None = None, status: int =
 
 @bp.get("/games/<game_id>/rounds/<int:number>/layoffs")
 def layoffs(game_id: str, number: int) -> Any:
-    game = _load(game_id)
+    game = load_game(game_id)
     number = _round_number(game, str(number))
     return _chain_page(game, number)
 
@@ -383,7 +371,7 @@ def rules_page(variant: str) -> Any:
 
 @bp.get("/games/<game_id>/rules")
 def game_rules(game_id: str) -> Any:
-    game = _load(game_id)
+    game = load_game(game_id)
     view = services.build_view(game)
     try:
         page = disputes.rules_view(game.variant, game.options, request.args.get("round"), len(game.players))

@@ -93,7 +93,7 @@ def new_play_or_pay() -> Any:
 
 @bp.get("/games/<game_id>/pot")
 def ledger_page(game_id: str) -> str:
-    game = views._load(game_id)
+    game = views.load_game(game_id)
     if money.is_play_or_pay(game):
         abort(404, description="Play or Pay keeps chips, not a pot: the chip ledger is on the hand screen.")
     view = services.build_view(game)
@@ -103,7 +103,7 @@ def ledger_page(game_id: str) -> str:
 
 
 def _play_or_pay(game_id: str, edit: bool = False) -> Game:
-    game = views._load_for_edit(game_id) if edit else views._load(game_id)
+    game = views.load_for_edit(game_id) if edit else views.load_game(game_id)
     if not money.is_play_or_pay(game):
         abort(404, description="This game is played in rounds; its page is the score sheet.")
     return game
@@ -115,7 +115,7 @@ def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: d
     page = render_template(
         "money/hand.html",
         table=table,
-        can_edit=views._can_edit(game),
+        can_edit=views.can_edit(game),
         form=form,
         action_form=ActionForm(data={"version": game.version}),
         quick=quick or {},

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from companion import chart, money, services, sheets, transfer
 from companion.models import Game
+from companion.views import load_game
 from engine.errors import EngineError
 from engine.rules import PRESETS
 
@@ -51,13 +52,6 @@ def _paper() -> str:
     if paper not in sheets.PAPERS:
         _bad('paper must be "a4" or "letter"')
     return paper
-
-
-def _load(game_id: str) -> Game:
-    try:
-        return services.get_game(game_id)
-    except services.NotFound:
-        abort(404, description="There is no game at this address. It may have been deleted.")
 
 
 def _state(game: Game) -> dict[str, Any]:
@@ -106,7 +100,7 @@ def _download(text: str, mimetype: str, filename: str) -> Response:
 
 @bp.get("/games/<game_id>/sheet.pdf")
 def game_sheet_pdf(game_id: str) -> Response:
-    game = _load(game_id)
+    game = load_game(game_id)
     paper = _paper()
     if money.is_play_or_pay(game):
         data = sheets.chip_tally_pdf(game.players, paper)
@@ -117,7 +111,7 @@ def game_sheet_pdf(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/sheet")
 def game_sheet(game_id: str) -> str:
-    game = _load(game_id)
+    game = load_game(game_id)
     paper = _paper()
     stylesheet = url_for("static", filename="css/print.css")
     if money.is_play_or_pay(game):
@@ -134,13 +128,13 @@ def game_sheet(game_id: str) -> str:
 
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
-    game = _load(game_id)
+    game = load_game(game_id)
     return _download(transfer.export_csv(game), "text/csv", transfer.export_filename(game, "csv"))
 
 
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Response:
-    game = _load(game_id)
+    game = load_game(game_id)
     text = json.dumps(transfer.export_game(game), ensure_ascii=False, indent=1)
     return _download(text + "\n", "application/json", transfer.export_filename(game, "json"))
 

@@ -41,21 +41,26 @@ def _with_key_cookie(response: Response, game: Game, key: str) -> Response:
     return response
 
 
-def _load(game_id: str) -> Game:
+def load_game(game_id: str) -> Game:
+    """The game at an address, or a 404 page (shared by the page blueprints)."""
     try:
         return services.get_game(game_id)
     except services.NotFound:
         abort(404, description="There is no game at this address. It may have been deleted.")
 
 
-def _can_edit(game: Game) -> bool:
+def can_edit(game: Game) -> bool:
+    """Whether this browser holds the game's edit key."""
     return services.key_matches(game, request.cookies.get(KEY_COOKIE))
 
 
-def _load_for_edit(game_id: str) -> Game:
-    game = _load(game_id)
-    if not _can_edit(game):
-        abort(403, description="Only the phone that started this game can change it. The scores stay visible here.")
+def load_for_edit(
+    game_id: str, refusal: str = "Only the phone that started this game can change it. The scores stay visible here."
+) -> Game:
+    """The game, or a 403 page saying `refusal` when this browser does not hold the edit key."""
+    game = load_game(game_id)
+    if not can_edit(game):
+        abort(403, description=refusal)
     return game
 
 
@@ -107,13 +112,13 @@ def _share_url(game_id: str) -> str:
 
 @bp.get("/games/<game_id>")
 def game_page(game_id: str) -> Any:
-    game = _load(game_id)
+    game = load_game(game_id)
     if money.is_play_or_pay(game):  # a game of hands: its page is the hand screen (companion.money_views)
         return redirect(url_for("money.hand_page", game_id=game.id), 303)
     return render_template(
         "game.html",
         game=services.build_view(game),
-        can_edit=_can_edit(game),
+        can_edit=can_edit(game),
         action_form=ActionForm(data={"version": game.version}),
         share_url=_share_url(game.id),
     )
@@ -138,7 +143,7 @@ def _round_page(game: Game, form: Any, number: int, error: str | None, status: i
 
 @bp.route("/games/<game_id>/rounds/new", methods=["GET", "POST"])
 def new_round(game_id: str) -> Any:
-    game = _load_for_edit(game_id)
+    game = load_for_edit(game_id)
     number = len(game.rounds) + 1
     if game.finished:
         return redirect(url_for("pages.game_page", game_id=game.id), 303)
@@ -167,7 +172,7 @@ def new_round(game_id: str) -> Any:
 
 @bp.route("/games/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(game_id: str, number: int) -> Any:
-    game = _load_for_edit(game_id)
+    game = load_for_edit(game_id)
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None:
         abort(404, description=f"Round {number} has not been played in this game.")
@@ -203,7 +208,7 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     """Another phone saved first: show what is stored now and keep this phone's entries, with the
     current version, so saving again is a deliberate choice."""
     db.session.rollback()
-    game = _load_for_edit(game_id)
+    game = load_for_edit(game_id)
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None and game.rounds:
         stored = game.rounds[-1]
@@ -238,7 +243,7 @@ def _sentence(message: str) -> str:
 
 def _action(game_id: str, action: Any) -> Any:
     """Run a one-button write (undo, rematch, delete) after checking the key and the CSRF token."""
-    game = _load_for_edit(game_id)
+    game = load_for_edit(game_id)
     form = ActionForm()
     if not form.validate_on_submit():
         abort(400, description="The form was incomplete; reload the page and try again.")
@@ -262,7 +267,7 @@ def rematch(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/delete")
 def confirm_delete(game_id: str) -> Any:
-    game = _load_for_edit(game_id)
+    game = load_for_edit(game_id)
     if money.is_play_or_pay(game):  # its delete button is on the hand screen (companion.money_views)
         return redirect(url_for("money.hand_page", game_id=game.id, _anchor="delete"), 303)
     form = ActionForm(data={"version": game.version})
