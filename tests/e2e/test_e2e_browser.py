@@ -7,85 +7,19 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from companion import ROOT, create_app
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from companion import ROOT
+from tests.browser import ARTIFACTS, check_phone_layout
 
 pytestmark = pytest.mark.browser
-
-
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-    pytest.skip(f"{CHROMIUM} is missing")
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    from flask_migrate import upgrade
-    from werkzeug.serving import make_server
-
-    app = create_app(
-        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 TAP_TARGETS = (
     "a.button, button, select, textarea, label.radio, label.check, .grid th a, "
     "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
 )
-SMALL_TAP_TARGETS = """
-(selector) => Array.from(document.querySelectorAll(selector))
-  .filter(el => el.offsetParent !== null)
-  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)
-"""
-
-
-def _check_phone_layout(page: object) -> None:
-    page.wait_for_load_state("load")  # type: ignore[attr-defined]  # stylesheets applied before measuring
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # type: ignore[attr-defined]
-    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []  # type: ignore[attr-defined]
 
 
 def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
@@ -98,13 +32,13 @@ def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
     page.on("pageerror", lambda error: errors.append(str(error)))
 
     page.goto(base_url + "/")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.get_by_role("link", name="New game").click()
     page.get_by_role("link", name="Pay Me 2–8 players").click()
     page.get_by_label("Players, in seat order").fill("Ann\nBob\nCy")
     expect(page.locator("#first_dealer option[value='0']")).to_have_text("Ann")
     page.select_option("#first_dealer", "0")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.get_by_role("button", name="Start the game").click()
 
     expect(page.locator("#round-h")).to_contain_text("Round 1")
@@ -112,7 +46,7 @@ def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
     expect(page.locator("#round")).to_contain_text("2 decks + 4 jokers")
     red = page.locator("#round .suit.red").first
     assert red.evaluate("el => getComputedStyle(el).color") == "rgb(192, 0, 0)"
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
 
     rounds = [
         ("Bob", {"Ann": "12", "Cy": "30"}),
@@ -134,7 +68,7 @@ def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
         if "+" in scores.get("Ann", ""):
             expect(page.locator("#scores-0-sum")).to_have_text("= 20")
         expect(page.locator("#missing")).to_have_text("")
-        _check_phone_layout(page)
+        check_phone_layout(page, TAP_TARGETS)
         if number == 2:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "round-form.png"), full_page=True)
@@ -156,7 +90,7 @@ def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator("#history")).to_contain_text("Round 1 corrected")
     expect(page.locator(".grid tfoot")).to_contain_text("33")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     assert errors == []
 
     ARTIFACTS.mkdir(exist_ok=True)

@@ -6,72 +6,18 @@ Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion import ROOT, create_app
 from engine.api import best_json
+from tests.browser import ARTIFACTS, check_phone_layout
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {"width": 360, "height": 740}
 THIRTEEN = "AS 5S 9S 3H 7H JH QH 2D 8D KD 4C 10C JK"
 
 pytestmark = pytest.mark.browser
-
-
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-    pytest.skip(f"{CHROMIUM} is missing")
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    from flask_migrate import upgrade
-    from werkzeug.serving import make_server
-
-    app = create_app(
-        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
@@ -89,12 +35,6 @@ TAP_TARGETS = (
     "a.button, button, select, textarea, label.radio, .dp-nav a, details > summary, "
     "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
 )
-SMALL_TAP_TARGETS = """
-(selector) => Array.from(document.querySelectorAll(selector))
-  .filter(el => el.offsetParent !== null && !el.closest('.cp-panel'))
-  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)
-"""
 
 
 BEST_CALLS = """
@@ -107,12 +47,6 @@ def answered_in(response: Any) -> float:
     """Milliseconds from sending a request to the end of its answer."""
     timing = response.request.timing
     return float(timing["responseEnd"])
-
-
-def check_phone_layout(page: Any) -> None:
-    page.wait_for_load_state("load")  # stylesheets applied: sizes measured before that are not final
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 
 
 class Picker:
@@ -155,7 +89,7 @@ def test_checking_a_disputed_meld(phone: tuple[Any, list[str]], base_url: str) -
     page.goto(base_url + "/")
     page.get_by_role("link", name="Check cards").click()
     expect(page.locator("h1")).to_have_text("Check cards")
-    check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
     page.select_option("#variant", "pay-me")
     page.fill("#round", "5")
     # Meld 1 typed, meld 2 with the picker: 9♣ 🃏 J♣.
@@ -174,7 +108,7 @@ def test_checking_a_disputed_meld(phone: tuple[Any, list[str]], base_url: str) -
     expect(verdicts.nth(1)).to_contain_text("🃏 as 10♣")
     red = page.locator(".dp-verdict .dp-card.red").first
     assert red.evaluate("el => getComputedStyle(el).color") == "rgb(192, 0, 0)"
-    check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "disputes-checker.png"), full_page=True)
     assert errors == []
@@ -210,7 +144,7 @@ def test_a_chain_of_layoffs(phone: tuple[Any, list[str]], base_url: str) -> None
     page.get_by_role("button", name="Check going out").click()
     expect(page.locator("#declarer-result")).to_contain_text("Bob goes out")
     expect(page.locator("#table")).to_contain_text("Cy → Dee → Ann")
-    check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
 
     # Cy lays off 7♥ with the picker; Dee sees the extended meld.
     expect(page.locator("#lay-player")).to_have_value("Cy")
@@ -225,7 +159,7 @@ def test_a_chain_of_layoffs(phone: tuple[Any, list[str]], base_url: str) -> None
     page.fill("#cards", "8H JK")
     page.get_by_role("button", name="Check the lay-off").click()
     expect(page.locator(".dp-table")).to_contain_text("4♥ 5♥ 6♥ 7♥ 8♥ 🃏")
-    check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "disputes-layoffs.png"), full_page=True)
 
@@ -238,7 +172,7 @@ def test_a_chain_of_layoffs(phone: tuple[Any, list[str]], base_url: str) -> None
     expect(watching.locator(".dp-table")).to_contain_text("8♥")
     assert watching.locator("#layoff-form").count() == 0
     assert watching.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(11, 11, 11)"
-    check_phone_layout(watching)
+    check_phone_layout(watching, TAP_TARGETS, exclude=".cp-panel")
     viewer.close()
     assert errors == []
 
@@ -287,7 +221,7 @@ def test_scoring_a_round_from_cards(phone: tuple[Any, list[str]], base_url: str)
     page.get_by_role("button", name="Save round 11").click()
     expect(page.locator("#form-error")).to_contain_text(f"Ann: these cards can score {points}:")
     page.fill("#points-0", "")
-    check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "disputes-cards.png"), full_page=True)
     page.get_by_role("button", name="Save round 11").click()

@@ -11,9 +11,6 @@ threaded server. Uses the system Chromium (/usr/bin/chromium); never downloads a
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,34 +18,10 @@ from flask import Flask
 
 from tests.servers import call, threaded_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 PHONES = 8
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def fill_round(page: Any, went_out: str, scores: dict[str, int]) -> None:
@@ -62,7 +35,7 @@ def round_scores(phone: int, round_number: int, went_out: str) -> dict[str, int]
     return {name: 0 if name == went_out else phone + 3 * round_number + seat for seat, name in enumerate(PLAYERS)}
 
 
-def test_eight_phones_enter_and_correct_rounds_and_agree(chromium: Any, app: Flask) -> None:
+def test_eight_phones_enter_and_correct_rounds_and_agree(browser: Any, app: Flask) -> None:
     from playwright.sync_api import expect
 
     with threaded_server(app) as base_url:
@@ -73,7 +46,7 @@ def test_eight_phones_enter_and_correct_rounds_and_agree(chromium: Any, app: Fla
         game_url = f"{base_url}/games/{game['id']}"
         phones = []
         for _ in range(PHONES):
-            context = chromium.new_context(viewport={"width": 360, "height": 740})
+            context = browser.new_context(viewport={"width": 360, "height": 740})
             context.add_cookies(
                 [{"name": "edit_key", "value": game["edit_key"], "domain": "127.0.0.1", "path": f"/games/{game['id']}"}]
             )

@@ -7,67 +7,16 @@ soon as the first phone makes a new edit key. Uses the system Chromium (/usr/bin
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion import ROOT, create_app
+from tests.browser import ARTIFACTS, small_tap_targets
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
 LIVE_WAIT_MS = 5000
 
 pytestmark = pytest.mark.browser
-
-SMALL_TAP_TARGETS = """
-() => Array.from(document.querySelectorAll('a.button, button, summary, select, textarea'))
-  .filter(el => el.offsetParent !== null)
-  .map(el => [el.textContent.trim(), el.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)
-"""
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    from flask_migrate import upgrade
-    from werkzeug.serving import make_server
-
-    app = create_app(
-        {"SECRET_KEY": "e2e live", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def phone(browser: Any, errors: list[str], **options: Any) -> Any:
@@ -161,7 +110,7 @@ def test_a_phone_joins_by_the_edit_code_and_loses_it_with_a_new_key(browser: Any
         box = code.bounding_box()
         assert box and 200 <= box["width"] <= 300 and abs(box["width"] - box["height"]) < 1
     assert scorer.evaluate("document.documentElement.scrollWidth") <= 360
-    assert scorer.evaluate(SMALL_TAP_TARGETS) == []
+    assert small_tap_targets(scorer, "a.button, button, summary, select, textarea") == []
     ARTIFACTS.mkdir(exist_ok=True)
     scorer.locator("#share-edit").screenshot(path=str(ARTIFACTS / "share-edit-code.png"))
     edit_link = scorer.locator("#share-edit .share-url").inner_text().strip()

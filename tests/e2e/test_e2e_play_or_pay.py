@@ -6,25 +6,11 @@ quick mode. Uses the system Chromium (/usr/bin/chromium); never downloads a brow
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion import ROOT, create_app
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser import ARTIFACTS, check_phone_layout
 
 pytestmark = pytest.mark.browser
 
@@ -32,60 +18,6 @@ TAP_TARGETS = (
     "a.button, button, select, textarea, label.radio, label.check, "
     "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
 )
-SMALL_TAP_TARGETS = """
-(selector) => Array.from(document.querySelectorAll(selector))
-  .filter(el => el.offsetParent !== null)
-  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)
-"""
-
-
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-    pytest.skip(f"{CHROMIUM} is missing")
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    from flask_migrate import upgrade
-    from werkzeug.serving import make_server
-
-    app = create_app(
-        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def _check_phone_layout(page: Any) -> None:
-    page.wait_for_load_state("load")  # stylesheets applied before measuring
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 
 
 def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None:
@@ -103,13 +35,13 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     page.get_by_label("Players, in seat order").fill("Ann\nBob\nCy")
     page.select_option("#first_dealer", "0")
     page.get_by_label("Starting chips").fill("20")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.get_by_role("button", name="Start the game").click()
 
     # Bob, left of the dealer, leads the seven of hearts.
     expect(page.locator("#turn")).to_contain_text("Bob leads")
     expect(page.locator(".hand-table")).to_contain_text("18 of 18")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.select_option("#lead-rank", "7")
     page.get_by_role("button", name="Lead hearts").click()
     expect(page.locator("#needed")).to_have_text("8♥")
@@ -122,7 +54,7 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     expect(page.locator("#needed")).to_have_text("9♥")
     expect(page.locator("#turn")).to_contain_text("Bob's turn")
     expect(page.locator(".played-cards")).to_contain_text("7♥")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "play-or-pay-hand.png"), full_page=True)
 
@@ -136,7 +68,7 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     page.fill("#cards_left-0", "4")
     page.fill("#cards_left-1", "2")
     page.fill("#paid-0", "3")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.get_by_role("button", name="Settle hand 1").click()
 
     expect(page.locator(".settled")).to_contain_text("Cy went out and collected 9 chips")
@@ -146,7 +78,7 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     table = page.locator(".hand-table")
     expect(table).to_contain_text("13 chips")  # Ann: 20 - 3 paid - 4 cards
     expect(table).to_contain_text("29 chips")  # Cy collected the pot
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     page.screenshot(path=str(ARTIFACTS / "play-or-pay-settled.png"), full_page=True)
     assert errors == []
 

@@ -9,73 +9,18 @@ console error (the CSP allows no inline style). Uses the system Chromium (/usr/b
 from __future__ import annotations
 
 import json
-import os
-import threading
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion import ROOT, create_app
+from tests.browser import ARTIFACTS, check_phone_layout
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
 
 pytestmark = pytest.mark.browser
 
 TAP_TARGETS = "a.button, button, summary, select, textarea, label.radio, input:not([type=hidden]):not([type=radio])"
-SMALL_TAP_TARGETS = """
-(selector) => Array.from(document.querySelectorAll(selector))
-  .filter(el => el.offsetParent !== null)
-  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)
-"""
-
-
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-    pytest.skip(f"{CHROMIUM} is missing")
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    from flask_migrate import upgrade
-    from werkzeug.serving import make_server
-
-    app = create_app(
-        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite3'}"},
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def api(base_url: str, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
@@ -85,12 +30,6 @@ def api(base_url: str, method: str, path: str, body: Any = None, key: str | None
         request.add_header("X-Edit-Key", key)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
-
-
-def _check_phone_layout(page: Any) -> None:
-    page.wait_for_load_state("load")  # stylesheets applied before measuring
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    assert page.evaluate(SMALL_TAP_TARGETS, TAP_TARGETS) == []
 
 
 def _phone(browser: Any) -> tuple[Any, Any, list[str]]:
@@ -134,7 +73,7 @@ def test_the_game_sheet_is_one_tap_from_the_game_page(browser: Any, base_url: st
     # The axes are drawn in the text colour, without the chart's inline <style>.
     axis = chart.locator("line.axis").first
     assert axis.evaluate("el => getComputedStyle(el).stroke") not in ("none", "")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "game-print.png"), full_page=True)
 
@@ -153,7 +92,7 @@ def test_the_game_sheet_is_one_tap_from_the_game_page(browser: Any, base_url: st
     # The exports sit one tap further, behind "View or export the score sheet".
     page.goto(f"{base_url}/games/{game['id']}")
     page.get_by_text("View or export the score sheet").click()
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     with page.expect_download() as download:
         page.get_by_role("link", name="Rounds (CSV)").click()
     assert download.value.suggested_filename.endswith(".csv")
@@ -164,7 +103,7 @@ def test_the_game_sheet_is_one_tap_from_the_game_page(browser: Any, base_url: st
 def test_a_blank_sheet_is_two_taps_from_the_home_page(browser: Any, base_url: str) -> None:
     context, page, errors = _phone(browser)
     page.goto(base_url + "/")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     taps = [page.get_by_role("link", name="Blank sheet"), page.get_by_role("button", name="Print blank sheet")]
     response = _tap_to_pdf(page, taps)
     assert len(taps) == 2
@@ -178,7 +117,7 @@ def test_a_blank_sheet_is_two_taps_from_the_home_page(browser: Any, base_url: st
 def test_the_blank_sheet_form_on_a_phone(browser: Any, base_url: str) -> None:
     context, page, errors = _phone(browser)
     page.goto(base_url + "/sheets")
-    _check_phone_layout(page)
+    check_phone_layout(page, TAP_TARGETS)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "blank-sheets.png"), full_page=True)
     page.select_option("#preset", "3-13")

@@ -5,26 +5,16 @@ No server: each test loads the widget into a blank page. Uses the system Chromiu
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.browser import ARTIFACTS, ROOT, launched_chromium
+
 PICKER_JS = ROOT / "static" / "js" / "picker.js"
 PICKER_CSS = ROOT / "static" / "css" / "picker.css"
 APP_CSS = ROOT / "static" / "app.css"
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 360, "height": 740}
 HAND_PAGE = (
     "<!doctype html><html><head></head><body><form>"
@@ -38,18 +28,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium() as browser:
+        yield browser
 
 
 def open_picker(chromium: Any, html: str = HAND_PAGE, *, app_css: bool = False, dark: bool = False) -> Any:

@@ -1,0 +1,68 @@
+"""What the browser tests share: the system Chromium, how to launch it, and the phone-layout checks.
+
+Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+_SMALL_TAP_TARGETS = """
+([selector, exclude]) => Array.from(document.querySelectorAll(selector))
+  .filter(el => el.offsetParent !== null && !(exclude && el.closest(exclude)))
+  .map(el => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 44)
+"""
+
+
+def require_chromium() -> None:
+    """Skip without the system Chromium, except on CI, where the browser tests must run."""
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing, and CI needs the browser tests to run")
+    pytest.skip(f"{CHROMIUM} is missing")
+
+
+@contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Headless Chromium, closed afterwards."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def small_tap_targets(page: Any, selector: str, exclude: str | None = None) -> list[Any]:
+    """The visible elements matching `selector` (outside `exclude`) less than 44 px tall."""
+    page.wait_for_load_state("load")  # stylesheets applied: sizes measured before that are not final
+    found: list[Any] = page.evaluate(_SMALL_TAP_TARGETS, [selector, exclude])
+    return found
+
+
+def check_phone_layout(page: Any, tap_targets: str, exclude: str | None = None) -> None:
+    """Nothing wider than a 360 px phone, and every tap target at least 44 px tall."""
+    assert small_tap_targets(page, tap_targets, exclude) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
