@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion import money, services
 from companion.extensions import db
+from companion.http import json_object_body
 from companion.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -43,16 +44,6 @@ def _current_state(game_id: object) -> dict[str, Any] | None:
         return None
 
 
-def _body() -> dict[str, Any]:
-    try:
-        body = request.get_json(force=True, silent=True)
-    except RecursionError:
-        body = None
-    if not isinstance(body, dict):
-        raise services.InvalidInput("the request body must be a JSON object")
-    return body
-
-
 def _game_for_edit(game_id: str) -> Any:
     game = services.get_game(game_id)
     services.require_key(game, request.headers.get(KEY_HEADER))
@@ -64,7 +55,7 @@ def _state(game: Any, status: int = 200) -> tuple[Response, int]:
 
 
 def _round_body() -> tuple[Any, Any, Any]:
-    body = _body()
+    body = json_object_body()
     unknown = sorted(set(body) - {"went_out", "scores", "version", "hands", "declarer", "second_discards"})
     if unknown:
         raise services.InvalidInput(
@@ -75,7 +66,7 @@ def _round_body() -> tuple[Any, Any, Any]:
 
 def _round_cards() -> dict[str, Any]:
     """The optional cards of a round body (issue 5): "hands" by player and the "declarer" melds."""
-    body = _body()
+    body = json_object_body()
     return {"hands": body.get("hands"), "declarer": body.get("declarer")}
 
 
@@ -91,7 +82,7 @@ def list_games() -> Response:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    body = _body()
+    body = json_object_body()
     unknown = sorted(set(body) - {"variant", "players", "options", "first_dealer"})
     if unknown:
         raise services.InvalidInput(f'unknown field "{unknown[0]}"; a game has variant, players, options, first_dealer')
@@ -121,7 +112,7 @@ def delete_game(game_id: str) -> tuple[Response, int]:
 def add_round(game_id: str) -> tuple[Response, int]:
     game = _game_for_edit(game_id)
     went_out, scores, version = _round_body()
-    pickups = _body().get("second_discards")  # the 3-13 pot (companion.money)
+    pickups = json_object_body().get("second_discards")  # the 3-13 pot (companion.money)
     services.add_round(game, went_out, scores, version, **_round_cards(), second_discards=pickups)
     return _state(game, 201)
 
@@ -130,7 +121,7 @@ def add_round(game_id: str) -> tuple[Response, int]:
 def correct_round(game_id: str, number: int) -> tuple[Response, int]:
     game = _game_for_edit(game_id)
     went_out, scores, version = _round_body()
-    pickups = _body().get("second_discards")  # the 3-13 pot (companion.money)
+    pickups = json_object_body().get("second_discards")  # the 3-13 pot (companion.money)
     services.correct_round(game, number, went_out, scores, version, **_round_cards(), second_discards=pickups)
     return _state(game)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from companion import disputes, services
+from companion.http import json_object_body
 from engine.api import best_json, check_json, layoff_json
 from engine.errors import EngineError
 
@@ -37,12 +38,7 @@ def service_error(error: services.ServiceError) -> tuple[Response, int]:
 
 
 def _body(command: str) -> dict[str, Any]:
-    try:
-        body = request.get_json(force=True, silent=True)
-    except RecursionError:
-        body = None
-    if not isinstance(body, dict):
-        raise services.InvalidInput("the request body must be a JSON object")
+    body = json_object_body()
     required, optional = FIELDS[command], OPTIONAL[command]
     unknown = sorted(set(body) - set(required) - set(optional))
     if unknown:

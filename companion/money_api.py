@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion import money, services
 from companion.api import KEY_HEADER, json_error
+from companion.http import json_object_body
 from engine.pot import EntryKind
 
 bp = Blueprint("money_api", __name__, url_prefix="/api")
@@ -27,12 +28,7 @@ def service_error(error: services.ServiceError) -> tuple[Response, int]:
 def add_event(game_id: str) -> tuple[Response, int]:
     game = services.get_game(game_id)
     services.require_key(game, request.headers.get(KEY_HEADER))
-    try:
-        body = request.get_json(force=True, silent=True)
-    except RecursionError:
-        body = None
-    if not isinstance(body, dict):
-        raise services.InvalidInput("the request body must be a JSON object")
+    body = json_object_body()
     if not money.is_play_or_pay(game):
         raise services.InvalidInput(money.EVENTS_REFUSED)
     kind, data = money.parse_event(game, body)
