@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -148,26 +149,14 @@ def new_round(game_id: str) -> Any:
     if game.finished:
         return redirect(url_for("pages.game_page", game_id=game.id), 303)
     form = round_form(game.players, data={"version": game.version})
-    error = None
-    if form.validate_on_submit():
-        try:
-            services.add_round(
-                game, form.went_out.data, form.score_values(game.players), form.expected_version(),
-                second_discards=form.second_discard_values(game.players),
-            )
-        except services.Conflict:
-            return _conflict_page(game_id, form, number)
-        except services.ServiceError as failure:
-            error = failure.message
-            status = failure.status
-        else:
-            return redirect(url_for("pages.game_page", game_id=game.id, _anchor="standings"), 303)
-    elif request.method == "POST":
-        error = _missing(form, game.players)
-        status = 400
-    else:
-        status = 200
-    return _round_page(game, form, number, error, status)
+
+    def save() -> None:
+        services.add_round(
+            game, form.went_out.data, form.score_values(game.players), form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+        )
+
+    return _submit_round(game, form, number, save, "standings")
 
 
 @bp.route("/games/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -183,25 +172,29 @@ def edit_round(game_id: str, number: int) -> Any:
         "second_discards": [(stored.second_discards or {}).get(name, 0) for name in game.players],
     }
     form = round_form(game.players, data=data)
-    error = None
-    status = 200
+
+    def save() -> None:
+        services.correct_round(
+            game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+        )
+
+    return _submit_round(game, form, number, save, "history")
+
+
+def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: str) -> Any:
+    """Save a round form (post-redirect-get), or show it again with what went wrong."""
     if form.validate_on_submit():
         try:
-            services.correct_round(
-                game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
-                second_discards=form.second_discard_values(game.players),
-            )
+            save()
         except services.Conflict:
-            return _conflict_page(game_id, form, number)
+            return _conflict_page(game.id, form, number)
         except services.ServiceError as failure:
-            error = failure.message
-            status = failure.status
-        else:
-            return redirect(url_for("pages.game_page", game_id=game.id, _anchor="history"), 303)
-    elif request.method == "POST":
-        error = _missing(form, game.players)
-        status = 400
-    return _round_page(game, form, number, error, status)
+            return _round_page(game, form, number, failure.message, failure.status)
+        return redirect(url_for("pages.game_page", game_id=game.id, _anchor=anchor), 303)
+    if request.method == "POST":
+        return _round_page(game, form, number, _missing(form, game.players), 400)
+    return _round_page(game, form, number, None, 200)
 
 
 def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
