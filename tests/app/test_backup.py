@@ -107,7 +107,7 @@ def test_backup_while_another_connection_writes(tmp_path: Path) -> None:
                         "INSERT INTO games (id, variant, options, players, first_dealer, edit_key_hash, finished, "
                         "created_at, updated_at, version) VALUES (?, 'pay-me', '{}', '[\"A\", \"B\"]', 0, 'x', 0, "
                         "'2026-01-01 00:00:00', '2026-01-01 00:00:00', 1)",
-                        (f"w{number}",),
+                        (f"writer:{number}",),
                     )
                 written.append(number)
         except BaseException as error:  # pragma: no cover - reported below
@@ -134,10 +134,12 @@ def test_backup_while_another_connection_writes(tmp_path: Path) -> None:
     counts = []
     for target in copies:
         games = games_in(target)
-        assert {game for game in games if not game.startswith("w")} == games - {f"w{n}" for n in written}
-        assert len(games - {f"w{n}" for n in written}) == 5
+        # Game ids from the app are URL-safe tokens, which never hold a colon.
+        app_games = {game for game in games if not game.startswith("writer:")}
+        assert app_games == games - {f"writer:{n}" for n in written}
+        assert len(app_games) == 5
         # A snapshot: the writer's games up to some moment, with no gap.
-        numbers = sorted(int(game[1:]) for game in games if game.startswith("w"))
+        numbers = sorted(int(game.removeprefix("writer:")) for game in games - app_games)
         assert numbers == list(range(1, len(numbers) + 1))
         counts.append(len(numbers))
     assert counts == sorted(counts) and counts[0] >= 20
