@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from companion import create_app
 from companion.extensions import db
@@ -25,6 +26,11 @@ CSRF_INPUT = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+# Property tests check correctness, not speed (benchmarks do that): a per-example deadline only
+# turns a busy CI machine into a failure.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
