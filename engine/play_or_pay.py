@@ -468,12 +468,6 @@ def verify_pay(state: HandState, seat: int) -> None:
     name = _verify_acting(state, seat, "pay")
     if state.needed is None:
         raise IllegalPlay("must_lead", f"{name} cannot pay: no card is needed, so {name} leads a new sequence")
-    if (seat, state.needed) in state.paid_for:
-        raise IllegalPlay(
-            "everyone_passed",
-            f"{name} cannot pay again for {state.needed}: every player has passed on it, "
-            "yet all 52 cards are dealt, so whoever holds it must play it",
-        )
 
 
 def can_pay(state: HandState, seat: int) -> bool:

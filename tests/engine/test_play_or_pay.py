@@ -225,21 +225,23 @@ def test_jokers_and_bad_seats_and_bad_tokens_are_refused() -> None:
         play(hand, 1, "7X")
 
 
-def test_when_everyone_has_passed_on_a_card_its_holder_must_play_it_and_is_flagged() -> None:
+def test_when_everyone_has_passed_on_a_card_play_goes_round_again_until_its_holder_plays_it() -> None:
+    # All 52 cards are dealt, so someone paid while holding 6C. The honest players can only pay
+    # again (they cannot play a card they lack); the holder is flagged when 6C finally comes out.
     hand = play(start_hand(THREE), 1, "5C")
     hand = pay(pay(pay(hand, 2), 0), 1)
     assert hand.paid_for == ((2, c("6C")), (0, c("6C")), (1, c("6C")))
-    assert not can_pay(hand, 2)
-    message = "Cy cannot pay again for 6C: every player has passed on it"
-    with pytest.raises(IllegalPlay, match=starts(message)) as caught:
-        pay(hand, 2)
-    assert caught.value.code == "everyone_passed"
-    hand = play(hand, 2, "6C")
+    assert can_pay(hand, 2)
+    hand = pay(hand, 2)
+    assert (hand.pot, hand.paid, hand.to_act, hand.needed) == (4, (1, 1, 2), "Ann", c("6C"))
+    assert not can_pay(hand, 1) and not can_play(hand, 2, "6C")  # still in turn only
+    hand = play(hand, 0, "6C")
     assert len(hand.flags) == 1
     flag = hand.flags[0]
-    assert (flag.hand, flag.seat, flag.card) == (1, 2, c("6C"))
-    assert flag.message == "Cy played 6C after paying a chip when 6C was needed, so Cy held it then"
-    assert flag.as_json() == {"hand": 1, "seat": 2, "card": "6C", "message": flag.message}
+    assert (flag.hand, flag.seat, flag.card) == (1, 0, c("6C"))
+    assert flag.message == "Ann played 6C after paying a chip when 6C was needed, so Ann held it then"
+    assert flag.as_json() == {"hand": 1, "seat": 0, "card": "6C", "message": flag.message}
+    assert (hand.needed, hand.to_act) == (c("7C"), "Bob")
 
 
 def test_no_flag_when_another_player_paid_for_the_card() -> None:
