@@ -326,14 +326,11 @@ def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str,
         raise services.InvalidInput("choose who went out")
     at = disputes.game_table(game, number)
     melds = disputes.clean_melds(values["melds"])
-    on_table = [" ".join(meld) for meld in disputes.check_laid(at, melds)] if melds else []
-    results: dict[str, disputes.HandView] = {}
-    for name in game.players:
-        hand = values["hands"][name]
-        if name == went_out or not hand.strip():
-            continue
-        best = disputes.hand_view(disputes.best_hand(at, hand, on_table), at.info)
-        results[name] = best
+    own = values["hands"][went_out] if values["hands"][went_out].strip() else None
+    laid, _kept = disputes.declarer_table(at, went_out, melds, own)
+    hands = {name: text for name, text in values["hands"].items() if name != went_out and text.strip()}
+    results, _texts = disputes.hands_in_turn(at, game.players, went_out, hands, laid)
+    for name, best in results.items():
         typed = values["points"][name].strip()
         if typed:
             points = disputes.typed_points(name, typed)

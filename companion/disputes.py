@@ -16,10 +16,10 @@ from typing import Any
 from companion import services
 from companion.extensions import db
 from companion.models import Dispute, Game
-from engine.api import best_json, check_json, deck_row, layoff_json
+from engine.api import best_json, check_json, deck_row, layoff_json, turn_scores_json
 from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
 from engine.errors import CannotGoOut, EngineError
-from engine.layoffs import table_melds
+from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.penalties import penalty_rows
 from engine.rules import OPTION_SPECS, Decision, DeckRow, Preset, RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
@@ -266,11 +266,10 @@ def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> Declar
         number = views.index(first) + 1
         return DeclarerCheck(views, discard_faces, False, f"Meld {number} is not legal: {first.reason}", ())
     try:
-        going_out(held + list(thrown), at.rules, at.info)
+        laid = verify_laid_down(melds, thrown, at.rules, at.info)
     except CannotGoOut as problem:
         return DeclarerCheck(views, discard_faces, False, str(problem), ())
-    laid = tuple(_laid_melds(at, melds))
-    return DeclarerCheck(views, discard_faces, True, None, laid)
+    return DeclarerCheck(views, discard_faces, True, None, tuple(meld.as_json() for meld in laid))
 
 
 def _laid_melds(at: Table, melds: Sequence[str]) -> list[list[str]]:
@@ -308,11 +307,12 @@ def score_hands(
     """Scores for a round where some players' cards were entered (the services.add_round hook).
 
     Players in `hands` are scored by the engine: the least penalty of their cards (D7), counting
-    lay-offs onto the declarer's melds where the preset has lay-offs. The player who went out
-    gives their cards either as `declarer` melds (a list), as melds in `hands` separated by
-    ``|``, or as a plain hand in `hands`; their cards must all meld (D8), with or without a
-    final discard as the preset says, and they score 0. Only melds given as melds count for
-    lay-offs. Returns the scores to verify and the hands to keep, in canonical notation.
+    lay-offs onto the declarer's melds where the preset has lay-offs, in turn order from the
+    declarer's left, each on the melds as the players before left them (D6). The player who
+    went out gives their cards either as `declarer` melds (a list), as melds in `hands`
+    separated by ``|``, or as a plain hand in `hands`, which the engine splits into melds; their
+    melds must be a way to go out (D8) and they score 0. Returns the scores to verify and the
+    hands to keep, in canonical notation.
     """
     scores, hands, declarer = _round_inputs(scores, hands, declarer)
     if not isinstance(went_out, str) or went_out not in game.players:
@@ -329,26 +329,51 @@ def score_hands(
     own = hands.get(went_out)
     if own is not None and melds:
         raise services.InvalidInput(f"give {went_out}'s cards once: as declarer melds or in hands")
-    if own is not None and "|" in own:
-        melds = clean_melds(own.split("|"))
+    laid, own_kept = declarer_table(at, went_out, melds, own)
     merged: dict[str, object] = dict(scores)
     kept: dict[str, str] = {}
-    laid: list[list[str]] = []
-    if melds:
-        laid = _laid_melds(at, melds)
-        _verify_went_out(at, went_out, [MeldCard.parse(token).card for meld in laid for token in meld])
-        kept[went_out] = " | ".join(_canonical_meld(meld) for meld in melds)
+    if own_kept is not None:
+        kept[went_out] = own_kept
         merged[went_out] = 0
-    elif own is not None:
-        kept[went_out] = canonical(_filled(went_out, own))
-        _verify_went_out(at, went_out, list(_engine(parse_cards, kept[went_out])))
-        merged[went_out] = 0
-    on_table = [" ".join(meld) for meld in laid]
-    for name in game.players:
-        if name in hands and name != went_out:
-            kept[name] = canonical(_filled(name, hands[name]))
-            merged[name] = hand_view(best_hand(at, kept[name], on_table), at.info).points
+    others = {name: text for name, text in hands.items() if name != went_out}
+    views, texts = hands_in_turn(at, game.players, went_out, others, laid)
+    kept |= texts
+    merged |= {name: view.points for name, view in views.items()}
     return merged, kept or None
+
+
+def declarer_table(
+    at: Table, went_out: str, melds: Sequence[str], own: str | None
+) -> tuple[list[list[str]], str | None]:
+    """The declarer's melds as laid down, from melds entered or their hand (melds split by ``|``,
+    or a plain hand the engine splits), and the cards to keep for them."""
+    if not melds and own is not None and "|" in own:
+        melds = clean_melds(own.split("|"))
+    if melds:
+        return _laid_down(at, went_out, melds), " | ".join(_canonical_meld(meld) for meld in melds)
+    if own is None:
+        return [], None
+    text = canonical(_filled(went_out, own))
+    return _went_out_melds(at, went_out, list(_engine(parse_cards, text))), text
+
+
+def hands_in_turn(
+    at: Table, players: Sequence[str], went_out: str, hands: Mapping[str, str], laid: Sequence[Sequence[str]]
+) -> tuple[dict[str, HandView], dict[str, str]]:
+    """The best score of each hand entered, taken in lay-off order from the declarer's left (D6),
+    and the hands in canonical notation."""
+    order = [players[seat] for seat in layoff_turns(list(players).index(went_out), len(players))]
+    texts: dict[str, str] = {}
+    for name in order:
+        if name in hands:
+            texts[name] = canonical(_filled(name, hands[name]))
+            verify_hand_size(texts[name])
+    answers = _engine(
+        turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
+        [texts.get(name) for name in order], at.players,
+    )
+    views = {name: hand_view(answer, at.info) for name, answer in zip(order, answers, strict=True) if answer}
+    return views, texts
 
 
 def _round_inputs(scores: object, hands: object, declarer: object) -> tuple[dict[str, Any], dict[str, str], list[str]]:
@@ -374,13 +399,28 @@ def _canonical_meld(text: str) -> str:
     return format_cards(_engine(parse_meld, text))
 
 
-def _verify_went_out(at: Table, name: str, cards: Sequence[Card]) -> None:
+def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
+    """The declarer's melds as laid down, once the engine agrees they are a way to go out (D8)."""
+    laid = _laid_melds(at, melds)
+    cards = [MeldCard.parse(token).card for meld in laid for token in meld]
     row = _engine(deck_row, at.rules, at.players)
     _engine(verify_in_play, cards, row.decks, row.jokers)
     try:
-        going_out(cards, at.rules, at.info)
+        verify_laid_down(melds, (), at.rules, at.info)
     except CannotGoOut as problem:
         raise services.InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
+    return laid
+
+
+def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> list[list[str]]:
+    """A declarer's whole hand, split by the engine into melds (and a discard), as laid down."""
+    row = _engine(deck_row, at.rules, at.players)
+    _engine(verify_in_play, cards, row.decks, row.jokers)
+    try:
+        found = going_out(cards, at.rules, at.info)
+    except CannotGoOut as problem:
+        raise services.InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
+    return _laid_melds(at, [format_cards(meld) for meld in found.melds])
 
 
 def _lower(sentence: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
 from engine.errors import CardError, IllegalLayoff, OptionError
-from engine.layoffs import score_with_layoffs, table_melds, verify_layoff
+from engine.layoffs import score_in_turn, score_with_layoffs, table_melds, verify_layoff
 from engine.melds import check_meld
 from engine.rules import OPTION_SPECS, PRESETS, DeckRow, RuleSet, parse_set_arguments, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
@@ -153,6 +153,25 @@ def best_json(
     if not declared:
         return best_arrangement(cards, rules, info).as_json()
     return score_with_layoffs(cards, declared, rules, info).as_json()
+
+
+def turn_scores_json(
+    variant: str,
+    round_number: object,
+    overrides: Overrides,
+    declarer: Sequence[str],
+    hands: Sequence[str | None],
+    players: int | None = None,
+) -> list[dict[str, Any] | None]:
+    """``best --declarer`` for each player in lay-off order (D6): a player's lay-offs extend the
+    melds the next player sees. None stands for a player whose cards are not known."""
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    declared = table_melds(list(declarer), rules, info) if declarer else ()
+    parsed = [None if hand is None else parse_cards(hand) for hand in hands]
+    table_cards = [card for meld in declared for card in meld.cards]
+    _verify_cards_exist([card for hand in parsed if hand for card in hand] + table_cards, rules, players)
+    return [None if score is None else score.as_json() for score in score_in_turn(parsed, declared, rules, info)]
 
 
 def layoff_json(

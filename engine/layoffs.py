@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
-from engine.errors import IllegalLayoff, IllegalMeld
+from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
@@ -31,11 +31,15 @@ from engine.solver import Arrangement, Settings, arrange, penalty_values
 __all__ = [
     "LayoffScore",
     "TableMeld",
+    "can_lay_down",
     "can_lay_off",
     "lay_off",
+    "layoff_turns",
     "parse_meld",
+    "score_in_turn",
     "score_with_layoffs",
     "table_melds",
+    "verify_laid_down",
     "verify_layoff",
 ]
 
@@ -76,6 +80,55 @@ def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo) -> tuple[
             )
         laid.append(_from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions))
     return tuple(laid)
+
+
+def verify_laid_down(
+    melds: Sequence[str], discard: Sequence[Card], rules: RuleSet, info: RoundInfo
+) -> tuple[TableMeld, ...]:
+    """The melds of the player who went out, as laid down (D8): each legal, and together the whole
+    hand but the final discard. Raises IllegalMeld or CannotGoOut with the reason.
+
+    Where the preset requires a final discard, the melds hold exactly the cards dealt; where it
+    allows going out without one, they may hold one card more.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("3-13")
+    >>> [str(meld) for meld in verify_laid_down(["4S 5S 6S"], (), rules, round_info(rules, 1))]
+    ['4S 5S 6S']
+    >>> verify_laid_down(["4S 5S 6S 7S"], (), rules, round_info(rules, 1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.errors.CannotGoOut: In round 1 the melds of a player going out hold 3 cards (the 4th ...); 4 were given.
+    """
+    laid = table_melds(melds, rules, info)
+    melded = sum(len(meld.cards) for meld in laid)
+    if len(discard) > 1:
+        raise CannotGoOut(f"A player going out discards at most one card; {len(discard)} were given.")
+    dealt = info.cards
+    if melded == dealt or (melded == dealt + 1 and not discard and not rules.options.discard_to_go_out):
+        return laid
+    if discard:
+        held = f"{dealt} cards besides the discard"
+    elif rules.options.discard_to_go_out:
+        held = f"{dealt} cards (the {_ordinal(dealt + 1)} drawn card is discarded)"
+    else:
+        held = f"{dealt} cards, or {dealt + 1} when going out without a discard"
+    raise CannotGoOut(f"In round {info.number} the melds of a player going out hold {held}; {melded} were given.")
+
+
+def can_lay_down(melds: Sequence[str], discard: Sequence[Card], rules: RuleSet, info: RoundInfo) -> bool:
+    """Whether these melds (and discard) are a legal way to go out; see verify_laid_down."""
+    try:
+        verify_laid_down(melds, discard, rules, info)
+    except (IllegalMeld, CannotGoOut):
+        return False
+    return True
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _from_reading(
@@ -414,3 +467,43 @@ def _outward(places: list[Card], cards: Counter[Card], wild_budget: int) -> list
         ways.extend(grown)
         frontier = grown
     return ways
+
+
+def layoff_turns(declarer_seat: int, seats: int) -> tuple[int, ...]:
+    """The other seats in the order they lay off: from the left of the player who went out (D6).
+
+    >>> layoff_turns(1, 4)
+    (2, 3, 0)
+    """
+    return tuple((declarer_seat + step) % seats for step in range(1, seats))
+
+
+def score_in_turn(
+    hands: Sequence[Sequence[Card] | None], declarer: Sequence[TableMeld], rules: RuleSet, info: RoundInfo
+) -> tuple[LayoffScore | None, ...]:
+    """Score hands given in lay-off order (D6, D7): each player takes their least penalty on the
+    melds as the players before them left them, and their lay-offs extend those melds for the
+    next. None stands for a player whose cards are not known; the melds pass on unchanged.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> info = round_info(rules, 2)
+    >>> melds = table_melds(["6S 7S 8S 9S"], rules, info)
+    >>> scores = score_in_turn([parse_cards("10S"), None, parse_cards("JS")], melds, rules, info)
+    >>> [score.arrangement.penalty if score else None for score in scores]
+    [0, None, 0]
+    >>> str(scores[2].melds_after[0])
+    '6S 7S 8S 9S 10S JS'
+    """
+    on_table = tuple(declarer)
+    scored: list[LayoffScore | None] = []
+    for hand in hands:
+        if hand is None:
+            scored.append(None)
+            continue
+        score = score_with_layoffs(hand, on_table, rules, info)
+        on_table = score.melds_after
+        scored.append(score)
+    return tuple(scored)

@@ -229,7 +229,7 @@ def test_the_declarer_check_says_why_not(client: FlaskClient, app: Flask, post_f
     assert "✗ Bob does not go out" in words
     post_form(url + "/declarer", {"declarer": "Bob", "meld-0": "4H 5H 6H", "meld-1": "9C 9D 9S"})
     words = plain(client.get(url + "/layoffs"))
-    assert "In round 1 a player going out shows 3 cards, or 4 before the final discard; 6 cards were given." in words
+    assert "the melds of a player going out hold 3 cards, or 4 when going out without a discard; 6 were given." in words
     assert [valid for _, valid, _ in checks(app, game_id)] == [False, False]
     bad = post_form(url + "/declarer", {"declarer": "Zed", "meld-0": "4H 5H 6H"})
     assert bad.status_code == 400 and "Choose the player who went out." in text(bad)

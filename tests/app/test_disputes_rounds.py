@@ -69,12 +69,13 @@ def test_the_declarers_melds_may_be_given_in_hands_with_bars(client: FlaskClient
     hands = {"Bob": "4H 5H 6H | 9C 9D 9S", "Ann": "7H 8H KS"}
     response = add_round(client, game_id, key, went_out="Bob", scores={"Cy": 5}, hands=hands)
     assert response.status_code == 400  # round 1 deals 3 cards: six melded cards cannot be a hand
-    assert "shows 3 cards, or 4 before the final discard; 6 cards were given" in response.get_json()["error"]
+    assert "hold 3 cards, or 4 when going out without a discard; 6 were given" in response.get_json()["error"]
     response = add_round(
         client, game_id, key, went_out="Bob", scores={"Cy": 5}, hands={"Bob": "4H 5H 6H", "Ann": "7H 8H KS"}
     )
     assert response.status_code == 201
-    assert response.get_json()["rounds"][0]["scores"] == {"Ann": 25, "Bob": 0, "Cy": 5}  # a plain hand: no lay-offs
+    # A plain hand is split into melds by the engine; Ann lays 7H 8H off on 4H 5H 6H.
+    assert response.get_json()["rounds"][0]["scores"] == {"Ann": 10, "Bob": 0, "Cy": 5}
     response = add_round(
         client, game_id, key, went_out="Cy", scores={"Bob": 5}, hands={"Cy": "4H 5H 6H | 9C 9D", "Ann": "7H 8H KS 3C"}
     )
@@ -226,3 +227,34 @@ def test_hands_need_the_edit_key(client: FlaskClient) -> None:
     game_id, _ = new_game(client)
     response = client.post(f"/api/games/{game_id}/rounds", json={"went_out": "Bob", "hands": {"Ann": "7H"}})
     assert response.status_code == 403
+
+
+def test_lay_offs_chain_in_turn_order_from_the_declarers_left(client: FlaskClient) -> None:
+    """D6 and D5 across players: Bob (left of Ann) lays off first, then Cy on the melds Bob left."""
+    game_id, key = new_game(client)
+    assert add_round(client, game_id, key, went_out="Ann", scores={"Ann": 0, "Bob": 5, "Cy": 5}).status_code == 201
+    declarer = ["6S 7S 8S 9S"]
+    extended = add_round(client, game_id, key, went_out="Ann", declarer=declarer, hands={"Bob": "10S", "Cy": "JS"})
+    assert extended.status_code == 201, extended.get_json()
+    assert extended.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 0, "Cy": 0}
+    client.delete(f"/api/games/{game_id}/rounds/last", headers=key)
+    taken = add_round(client, game_id, key, went_out="Ann", declarer=declarer, hands={"Bob": "10S", "Cy": "10S"})
+    assert taken.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 0, "Cy": 10}
+    client.delete(f"/api/games/{game_id}/rounds/last", headers=key)
+    # When Cy went out, Ann lays off before Bob: Ann's 10S takes the place Bob's 10S wanted.
+    cy_out = add_round(client, game_id, key, went_out="Cy", declarer=declarer, hands={"Bob": "10S", "Ann": "10S"})
+    assert cy_out.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 10, "Cy": 0}
+
+
+def test_a_must_discard_declarer_cannot_lay_down_the_card_drawn_too(client: FlaskClient) -> None:
+    game_id, key = new_game(client, "3-13", ("Ann", "Bob"))
+    response = add_round(client, game_id, key, went_out="Ann", declarer=["4S 5S 6S 7S"], hands={"Bob": "8S 9D KC"})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == (
+        "Ann went out, but in round 1 the melds of a player going out hold 3 cards "
+        "(the 4th drawn card is discarded); 4 were given."
+    )
+    assert stored(client.application, game_id) == []
+    response = add_round(client, game_id, key, went_out="Ann", declarer=["4S 5S 6S"], hands={"Bob": "7S 9D KC"})
+    assert response.status_code == 201
+    assert response.get_json()["rounds"][0]["scores"] == {"Ann": 0, "Bob": 19}  # 7S laid off; 9 + 10 left

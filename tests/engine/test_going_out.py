@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.cards import Card, MeldCard, parse_cards
-from engine.errors import CannotGoOut
+from engine.errors import CannotGoOut, IllegalMeld
+from engine.layoffs import can_lay_down, verify_laid_down
 from engine.melds import check_meld
 from engine.rules import rule_set
 from engine.schedule import round_info
@@ -258,3 +259,39 @@ def test_best_wild_in_its_own_place_and_a_gap_wild() -> None:
     # 3-13 round 3 with a wild limit: 2H stands for itself (natural), 2S fills 3H: one wild, two naturals
     options = {"wild_in_place_natural": True, "wild_limit": "not_more_than_naturals"}
     assert best("3-13", 3, "2H 2S 4H", **options)[0] == 0
+
+
+# --- the melds laid down when going out (D8) ---------------------------------------------------
+
+
+def laid_down(variant: str, number: int, melds: list[str], discard: str = "", **options: object) -> list[str]:
+    rules = rule_set(variant, options)
+    laid = verify_laid_down(melds, parse_cards(discard) if discard else (), rules, round_info(rules, number))
+    return [str(meld) for meld in laid]
+
+
+def test_melds_laid_down_under_a_must_discard_preset_hold_exactly_the_cards_dealt() -> None:
+    assert laid_down("3-13", 1, ["4S 5S 6S"]) == ["4S 5S 6S"]
+    assert laid_down("3-13", 1, ["4S 5S 6S"], discard="KD") == ["4S 5S 6S"]
+    with pytest.raises(CannotGoOut, match=r"^In round 1 the melds of a player going out hold 3 cards \(the 4th drawn"):
+        laid_down("3-13", 1, ["4S 5S 6S 7S"])
+    rules = rule_set("three-thirteen")
+    assert not can_lay_down(["4S 5S 6S 7S"], (), rules, round_info(rules, 1))
+    assert can_lay_down(["4S 5S 6S"], (), rules, round_info(rules, 1))
+
+
+def test_melds_laid_down_where_the_discard_is_optional_may_hold_one_card_more() -> None:
+    assert laid_down("pay-me", 1, ["4S 5S 6S 7S"]) == ["4S 5S 6S 7S"]
+    assert laid_down("pay-me", 1, ["4S 5S 6S"]) == ["4S 5S 6S"]
+    with pytest.raises(CannotGoOut, match="hold 3 cards besides the discard; 4 were given"):
+        laid_down("pay-me", 1, ["4S 5S 6S 7S"], discard="KD")
+    with pytest.raises(CannotGoOut, match="hold 3 cards, or 4 when going out without a discard; 6 were given"):
+        laid_down("pay-me", 1, ["4S 5S 6S", "9C 9D 9S"])
+    assert laid_down("3-13", 1, ["4S 5S 6S 7S"], discard_to_go_out=False) == ["4S 5S 6S 7S"]
+
+
+def test_melds_laid_down_must_each_be_legal_and_discard_at_most_one_card() -> None:
+    with pytest.raises(IllegalMeld, match=r"declarer's meld 1 \(4S 5S 7S\) is not legal"):
+        laid_down("pay-me", 1, ["4S 5S 7S"])
+    with pytest.raises(CannotGoOut, match="discards at most one card; 2 were given"):
+        laid_down("pay-me", 1, ["4S 5S 6S"], discard="KD QD")

@@ -8,7 +8,16 @@ import pytest
 
 from engine.cards import parse_cards, parse_meld
 from engine.errors import IllegalLayoff, IllegalMeld
-from engine.layoffs import TableMeld, can_lay_off, lay_off, score_with_layoffs, table_melds, verify_layoff
+from engine.layoffs import (
+    TableMeld,
+    can_lay_off,
+    lay_off,
+    layoff_turns,
+    score_in_turn,
+    score_with_layoffs,
+    table_melds,
+    verify_layoff,
+)
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 
@@ -314,3 +323,41 @@ def test_score_picks_which_wild_to_lay_off(number: int, declarer: str, hand: str
     result = score("pay-me", number, [declarer], hand, wild_in_place_natural=True)
     assert_accounts_for_the_hand(result, hand)
     assert result["penalty"] == penalty
+
+
+# --- D6: lay-offs in turn order ---------------------------------------------------------------
+
+
+def test_the_players_lay_off_in_turn_from_the_left_of_the_player_who_went_out() -> None:
+    assert layoff_turns(0, 3) == (1, 2)
+    assert layoff_turns(2, 4) == (3, 0, 1)
+
+
+def test_a_later_player_extends_the_meld_an_earlier_one_extended_but_cannot_fill_the_same_place() -> None:
+    rules = rule_set("pay-me")
+    info = round_info(rules, 2)
+    declarer = table_melds(["6S 7S 8S 9S"], rules, info)
+    bob, cy = score_in_turn([parse_cards("10S"), parse_cards("JS")], declarer, rules, info)
+    assert bob is not None and cy is not None
+    assert (bob.arrangement.penalty, cy.arrangement.penalty) == (0, 0)
+    assert [str(meld) for meld in cy.melds_after] == ["6S 7S 8S 9S 10S JS"]
+    bob, cy = score_in_turn([parse_cards("10S"), parse_cards("10S")], declarer, rules, info)
+    assert bob is not None and cy is not None
+    assert (bob.arrangement.penalty, cy.arrangement.penalty) == (0, 10)  # D5: 10S's place is taken
+    assert cy.layoffs == ()
+
+
+def test_a_player_whose_cards_are_unknown_passes_the_melds_on_unchanged() -> None:
+    rules = rule_set("pay-me")
+    info = round_info(rules, 2)
+    declarer = table_melds(["6S 7S 8S 9S"], rules, info)
+    unknown, cy = score_in_turn([None, parse_cards("10S")], declarer, rules, info)
+    assert unknown is None and cy is not None and cy.arrangement.penalty == 0
+
+
+def test_no_chain_where_the_preset_has_no_lay_offs() -> None:
+    rules = rule_set("three-thirteen")
+    info = round_info(rules, 2)
+    declarer = table_melds(["6S 7S 8S 9S"], rules, info)
+    (bob,) = score_in_turn([parse_cards("10S")], declarer, rules, info)
+    assert bob is not None and bob.arrangement.penalty == 10 and bob.melds_after == declarer

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards
-from engine.layoffs import score_with_layoffs, table_melds
+from engine.layoffs import score_in_turn, score_with_layoffs, table_melds
 from engine.penalties import base_penalty
 from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
@@ -469,3 +469,20 @@ def check_layoffs(hand: Sequence[Card], melds: Sequence[DeclarerMeld], rules: Ru
 @given(data=layoff_games())
 def test_score_with_layoffs_matches_reference(data: LayoffGame) -> None:
     check_layoffs(*data)
+
+
+@stable(300)
+@given(data=layoff_games(), split=st.integers(0, 6))
+def test_lay_offs_chain_in_turn_against_the_reference(data: LayoffGame, split: int) -> None:
+    """D6: the second player is scored, like the reference, on the melds as the first left them."""
+    hand, melds, rules, info = data
+    first, second = hand[:split], hand[split:]
+    assume(first and second)
+    declarer = table_melds([notation(meld, info) for meld in melds], rules, info)
+    chained = score_in_turn([first, None, second], declarer, rules, info)
+    alone = score_with_layoffs(first, declarer, rules, info)
+    assert chained[0] == alone and chained[1] is None
+    assert chained[2] is not None
+    after_first = [DeclarerMeld(meld.cards, meld.read_as) for meld in alone.melds_after]
+    expected = reference_best_with_layoffs(second, after_first, rules, info)
+    assert chained[2].arrangement.penalty == expected, f"{describe(second, rules, info)} after {alone.as_json()}"
