@@ -278,11 +278,6 @@ def _laid_melds(at: Table, melds: Sequence[str]) -> list[list[str]]:
     return [meld.as_json() for meld in laid]
 
 
-def check_laid(at: Table, melds: Sequence[str]) -> list[list[str]]:
-    """The declarer's melds as laid down; InvalidInput naming the first that is not legal."""
-    return _laid_melds(at, melds)
-
-
 def typed_points(name: str, text: str) -> int:
     """Card points typed at the table (``10+5``); InvalidInput with the engine's sentence."""
     try:
@@ -393,6 +388,14 @@ def _filled(name: str, text: str) -> str:
     if not text.strip():
         raise services.InvalidInput(f"{name}'s cards are empty; give their cards or their score")
     return text
+
+
+def canonical_kept_hand(text: str) -> str:
+    """A round's kept cards in the notation the app stores: a hand ("7H 8H JK"), or the melds of the
+    player who went out separated by ``|`` ("4H 5H 6H | JK=9C 9D 9S"); InvalidInput if unreadable."""
+    if "|" in text:
+        return " | ".join(_canonical_meld(meld) for meld in text.split("|"))
+    return canonical(text)
 
 
 def _canonical_meld(text: str) -> str:

@@ -36,12 +36,11 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, Float, Integer, Numeric, String, Table, inspect
 from sqlalchemy.orm import ColumnProperty, Mapper
 
-from companion import money, services
+from companion import disputes, money, services
 from companion.extensions import Base, db
 from companion.models import Game
 from companion.security import hand_size_error
 from engine import play_or_pay
-from engine.cards import format_cards, parse_cards
 from engine.errors import EngineError
 from engine.rules import PRESETS
 from engine.scoring import verify_round_scores
@@ -491,13 +490,13 @@ def _hands(where: str, players: list[str], hands: object) -> dict[str, str] | No
     for name, text in hands.items():
         if name not in players or not isinstance(text, str):
             raise Invalid(f"{where}: hands must be an object of cards by player name")
-        error = hand_size_error(text.split())
+        error = hand_size_error(text.replace("|", " ").split())
         if error:
             raise Invalid(f"{where}: {error}")
         try:
-            canonical = format_cards(parse_cards(text))
-        except EngineError as problem:
-            raise Invalid(f"{where}: {problem}") from problem
+            canonical = disputes.canonical_kept_hand(text)
+        except services.ServiceError as problem:
+            raise Invalid(f"{where}: {problem.message}") from problem
         if canonical != text:
             raise Invalid(f'{where}: the cards of {name} are not written as the app writes them ("{canonical}")')
         kept[name] = text

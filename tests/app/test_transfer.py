@@ -309,6 +309,25 @@ def test_rounds_scored_from_cards_and_the_dispute_log_come_back(app: Flask, clie
     assert counts(app) == rows
 
 
+def test_a_round_that_kept_the_declarers_melds_comes_back(client: FlaskClient) -> None:
+    game = create(client)
+    for went_out in ("Ann", "Bob", "Cy"):
+        play(client, game, went_out)
+    response = client.post(  # round 4: six cards
+        f"/api/games/{game['id']}/rounds",
+        json={"went_out": "Bob", "declarer": ["7S 8S JK", "KH KD KC"], "hands": {"Ann": "10S 9D"}, "scores": {"Cy": 5}},
+        headers=key(game),
+    )
+    assert response.status_code == 201, response.get_json()
+    before, after, _created = round_trip(client, game["id"])
+    assert after == before
+    assert before["tables"]["rounds"][3]["hands"] == {"Bob": "7S 8S JK | KH KD KC", "Ann": "10S 9D"}
+    bad = copy.deepcopy(before)
+    _set("tables/rounds/3/hands", {"Bob": "7S 8S JK | KH KD 7X"})(bad)
+    response = imported(client, bad)
+    assert response.status_code == 400 and '"7X" at position 3 is not a card' in response.get_json()["error"]
+
+
 def test_an_import_needs_no_edit_key_and_no_csrf_token(app: Flask, corrected_game: Any) -> None:
     app.config["WTF_CSRF_ENABLED"] = True
     client = app.test_client()
