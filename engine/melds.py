@@ -2,8 +2,9 @@
 
 A run is read in the order written; a wild written between two naturals stands in
 that gap and one written at an end stands at that end. Where the written order is
-not a sequence, the naturals are sorted, wilds fill the gaps first, and the rest
-go to the ends.
+not a sequence (naturals out of order, or a wild at an end where no card may stand,
+as after the King when aces are low), the naturals are sorted, wilds fill the gaps
+first, and the rest go to the ends.
 
 >>> from engine.rules import rule_set
 >>> from engine.schedule import round_info
@@ -311,11 +312,13 @@ def _run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Readi
     suit = next(iter(fixed.values()))[1]
     written = list(_written_positions(cards, fixed))
     candidates = [positions for positions in written if _in_range(positions, table)]
-    if written and not candidates:
-        # The naturals are in order, so the wilds stand where they are written (RULES.md 1),
-        # and one of them stands where this game lets no card stand.
+    if not candidates:
+        # The written order is no sequence here: the naturals are out of order, or a wild written
+        # at an end would stand where this game lets no card stand (Q-K-🃏 with aces low). So the
+        # naturals are sorted and the wilds fill the gaps, then the ends (RULES.md 1).
+        candidates = list(_sorted_positions(cards, fixed, table))
+    if not candidates and written:
         raise _beyond_the_ends(cards, written[0], table)
-    candidates = candidates or list(_sorted_positions(cards, fixed, table))
     if not candidates:
         raise _run_structure_problem(cards, fixed, table)
     for positions in candidates:

@@ -230,13 +230,22 @@ def test_no_aces_in_runs_option() -> None:
     assert_valid(high, "run", "JK=JH QH KH")
 
 
-def test_a_wild_written_where_an_ace_would_stand_is_refused() -> None:
-    # RULES.md 1: "a wild written at an end stands at that end"; the naturals are in order, so the
-    # wild is not moved to the other end: written below the 2 (or above the King) it would be an ace.
-    assert_invalid(judge("pay-me-family", 6, "JK 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
-    assert_invalid(judge("pay-me-family", 6, "QH KH JK", no_aces_in_runs=True, ace="both"), "aces_not_in_runs")
-    assert_invalid(judge("pay-me", 5, "QH KH JK"), "ace_not_allowed")  # aces low: Q-K-A is not a run
-    assert_invalid(judge("3-13", 5, "KH AH 2H"), "wrap")  # 2H is wild, and would stand after the ace
+def test_a_wild_written_where_no_card_may_stand_is_read_at_the_other_end() -> None:
+    # RULES.md 1: "a wild written at an end stands at that end", but where that is no sequence
+    # (it would stand as an ace the game does not allow, or beyond the ace), the naturals are
+    # sorted and the wild fills the other end: J-Q-K-🃏 is 10-J-Q-K at any table.
+    assert_valid(judge("pay-me-family", 6, "JK 2H 3H", no_aces_in_runs=True), "run", "JK=4H 2H 3H")
+    assert_valid(judge("pay-me-family", 6, "QH KH JK", no_aces_in_runs=True, ace="both"), "run", "QH KH JK=JH")
+    assert_valid(judge("pay-me", 5, "QH KH JK"), "run", "QH KH JK=JH")  # aces low: never Q-K-A
+    assert_valid(judge("pay-me", 3, "JC QC KC JK"), "run", "JC QC KC JK=10C")
+    assert_valid(judge("3-13", 5, "KH AH 2H"), "run", "KH AH 2H=QH")  # 2H is wild; nothing follows the ace
+    assert_valid(judge("3-13", 4, "2D 2H 3H 4H 5H"), "run", "2D=6H 2H=7H 3H 4H 5H")  # aces high: none below 2
+    # Where the wild stands at a legal end as written, it stays there.
+    assert_valid(judge("pay-me", 5, "JK QH KH"), "run", "JK=JH QH KH")
+    assert_valid(judge("3-13", 6, "QH KH JK"), "run", "QH KH JK=AH")
+    # A role given explicitly is never moved.
+    assert_invalid(judge("pay-me", 5, "QH KH JK=AH"), "ace_not_allowed")
+    assert_invalid(judge("pay-me-family", 6, "JK=AH 2H 3H", no_aces_in_runs=True), "aces_not_in_runs")
 
 
 # --- D1: a wild card is always wild ---------------------------------------------------
