@@ -97,6 +97,7 @@ _SCHEMAS: dict[str, Any] = {
     "PlayOrPayGame": {
         "type": "object",
         "description": "A Play or Pay game, rebuilt from its events: chips + hand.pot = chips bought.",
+        "required": ["id", "variant", "options", "players", "chips", "hand", "hands", "flags"],
         "properties": {
             "id": {"type": "string"},
             "variant": {"type": "string", "enum": [money.PLAY_OR_PAY]},

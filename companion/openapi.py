@@ -20,6 +20,7 @@ _ERRORS = {
     403: "The X-Edit-Key header is missing or wrong.",
     404: "No such game (or no such round).",
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
+    413: "The request body is larger than the app accepts.",
     429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
 }
 
@@ -324,4 +325,32 @@ def openapi_document() -> dict[str, Any]:
     from companion.money_api import extend_openapi  # the pot and Play or Pay (issue 6)
     from companion.transfer_api import extend_openapi as extend_transfer  # export and import (issue 7)
 
-    return extend_transfer(extend_openapi(document))
+    return _complete(extend_transfer(extend_openapi(document)))
+
+
+def _complete(document: dict[str, Any]) -> dict[str, Any]:
+    """What every part of the API shares: a game answer is either kind of game, a body can be too
+    large, and a keyed request can be refused for the key or for too many wrong keys."""
+    schemas = document["components"]["schemas"]
+    schemas["CreatedPlayOrPayGame"] = {"allOf": [_ref("PlayOrPayGame"), schemas["CreatedGame"]["allOf"][1]]}
+    schemas["AnyGame"] = {"anyOf": [_ref("Game"), _ref("PlayOrPayGame")]}
+    schemas["AnyCreatedGame"] = {"anyOf": [_ref("CreatedGame"), _ref("CreatedPlayOrPayGame")]}
+    paths = document["paths"]
+    for path, method, status, schema in [
+        ("/api/games", "post", "201", "AnyCreatedGame"),
+        ("/api/games/import", "post", "201", "AnyCreatedGame"),
+        ("/api/games/{game_id}", "get", "200", "AnyGame"),
+    ]:
+        paths[path][method]["responses"][status]["content"]["application/json"]["schema"] = _ref(schema)
+    paths["/api/games/{game_id}/rounds/last"]["delete"]["responses"].update(_errors(400))
+    for item in paths.values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            if "requestBody" in operation:
+                responses.setdefault("413", _errors(413)["413"])
+            if any(parameter.get("name") == "X-Edit-Key" for parameter in operation.get("parameters", [])):
+                for status in ("403", "429"):
+                    responses.setdefault(status, _errors(int(status))[status])
+    return document
