@@ -93,6 +93,12 @@ class ActionForm(FlaskForm):
 
 class RoundForm(ActionForm):
     went_out = RadioField("Who went out?", validators=[InputRequired("Choose who went out.")], choices=[])
+    round_number = HiddenField()  # the round the form was opened for, so a lost race is told apart
+
+    def posted_round(self) -> int | None:
+        """The round number the browser sent back (not the default a fresh form gets)."""
+        data = str((self.round_number.raw_data or [""])[0])
+        return int(data) if data.isdecimal() and len(data) <= 3 else None
 
     def score_values(self, players: Sequence[str]) -> dict[str, str]:
         return {name: field.data for name, field in zip(players, self["scores"], strict=True)}

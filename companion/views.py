@@ -148,7 +148,7 @@ def new_round(game_id: str) -> Any:
     number = len(game.rounds) + 1
     if game.finished:
         return redirect(url_for("pages.game_page", game_id=game.id), 303)
-    form = round_form(game.players, data={"version": game.version})
+    form = round_form(game.players, data={"version": game.version, "round_number": number})
 
     def save() -> None:
         services.add_round(
@@ -199,22 +199,38 @@ def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], N
 
 def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     """Another phone saved first: show what is stored now and keep this phone's entries, with the
-    current version, so saving again is a deliberate choice."""
+    current version, so saving again is a deliberate choice. When the other phone saved the very
+    round this phone was adding, its entries are only shown: saving them as the next round would
+    record one hand twice."""
     db.session.rollback()
     game = load_for_edit(game_id)
+    adding = form.posted_round()
+    if adding is not None and adding <= len(game.rounds) and request.endpoint == "pages.new_round":
+        number = adding
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None and game.rounds:
         stored = game.rounds[-1]
     now = "Nothing is stored for that round."
     if stored is not None:
-        scores = ", ".join(f"{name} {stored.scores.get(name, 0)}" for name in game.players)
-        now = f"Round {stored.number} now reads: {stored.went_out} went out; {scores}."
+        now = f"Round {stored.number} now reads: {_round_words(game.players, stored.went_out, stored.scores)}."
     message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
+    if number == adding:
+        mine = _round_words(game.players, form.went_out.data, form.score_values(game.players))
+        return _error_page(
+            409,
+            f"Not saved: another phone saved round {number} first. {now} Your entries were: {mine}. "
+            f"If round {number} is wrong, correct it from the game page.",
+        )
     if game.finished and number > len(game.rounds):
         return _error_page(409, message)
     form.version.data = str(game.version)
     target = number if number <= len(game.rounds) else len(game.rounds) + 1
     return _round_page(game, form, target, message, 409)
+
+
+def _round_words(players: list[str], went_out: object, scores: dict[str, Any]) -> str:
+    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in players)
+    return f"{went_out or 'nobody'} went out; {points}"
 
 
 def _missing(form: RoundForm, players: list[str]) -> str:

@@ -247,6 +247,25 @@ def test_stale_form_is_a_conflict_that_shows_the_current_values(
     assert len(rounds_of(app, game_id)) == 1
 
 
+def test_losing_the_race_for_a_new_round_never_offers_to_save_it_as_the_next(
+    client: FlaskClient, app: Flask, post_form: Post
+) -> None:
+    game_id = start_game(post_form)
+    form = text(client.get(f"/games/{game_id}/rounds/new"))
+    assert 'name="round_number" type="hidden" value="1"' in form
+    assert enter_round(post_form, game_id, "Bob", "1", "0", "2", version="1").status_code == 303
+    response = post_form(
+        f"/games/{game_id}/rounds/new",
+        {"went_out": "Cy", "version": "1", "round_number": "1", "scores-0": "7", "scores-1": "9", "scores-2": "0"},
+    )
+    assert response.status_code == 409
+    page = text(response)
+    assert "Not saved: another phone saved round 1 first. Round 1 now reads: Bob went out; Ann 1, Bob 0, Cy 2." in page
+    assert "Your entries were: Cy went out; Ann 7, Bob 9, Cy 0." in page
+    assert "Save round 2" not in page and 'name="scores-0"' not in page
+    assert len(rounds_of(app, game_id)) == 1
+
+
 def test_stale_correction_is_a_conflict_that_shows_the_current_values(
     client: FlaskClient, app: Flask, post_form: Post
 ) -> None:
