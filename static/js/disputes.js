@@ -129,9 +129,45 @@
     rows[rows.length - 1].after(more);
   }
 
+  // The standalone checker: a new game or round takes effect at once. The server's page for it
+  // says the wild ranks, the card limits and the round line; they are copied onto this page.
+  var PICKER_ATTRIBUTES = ["data-decks", "data-jokers", "data-max-cards", "data-wild-ranks"];
+
+  function setUpChecker(form) {
+    var variant = form.querySelector("#variant");
+    var round = form.querySelector("#round");
+    function follow() {
+      if (!round.checkValidity() || !window.fetch || !window.DOMParser) { return; }
+      var address = form.action + "?variant=" + encodeURIComponent(variant.value) +
+        "&round=" + encodeURIComponent(round.value.trim());
+      fetch(address, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html) { return; }
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          form.querySelectorAll("[data-card-picker]").forEach(function (input) {
+            var twin = fresh.getElementById(input.id);
+            if (!twin) { return; }
+            PICKER_ATTRIBUTES.forEach(function (name) { input.setAttribute(name, twin.getAttribute(name) || ""); });
+            input.dispatchEvent(new Event("input", { bubbles: true }));
+          });
+          ["checker-hint", "checker-rules"].forEach(function (id) {
+            var here = document.getElementById(id);
+            var there = fresh.getElementById(id);
+            if (here && there) { here.replaceWith(document.adoptNode(there)); }
+          });
+        })
+        .catch(function () { /* the Check button still sends the new round */ });
+    }
+    variant.addEventListener("change", follow);
+    round.addEventListener("change", follow);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll(".dp-melds"), setUpMeldRows);
     var form = document.getElementById("cards-form");
     if (form) { setUpCardsForm(form); }
+    var checker = document.getElementById("checker");
+    if (checker) { setUpChecker(checker); }
   });
 })();

@@ -233,3 +233,25 @@ def test_scoring_a_round_from_cards(phone: tuple[Any, list[str]], base_url: str)
     refused = [error for error in errors if "status of 400" in error]
     assert len(refused) == 1  # the save with the typed score the cards cannot reach
     assert [error for error in errors if error not in refused] == []
+
+
+def test_a_new_round_on_the_checker_takes_effect_before_checking(phone: tuple[Any, list[str]], base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    page.goto(base_url + "/check?variant=pay-me&round=1")
+    expect(page.locator("#checker-hint")).to_contain_text("Pay Me round 1: 3 cards")
+    assert page.locator("#hand").get_attribute("data-max-cards") == "4"
+    page.fill("#round", "11")
+    page.locator("#round").dispatch_event("change")
+    expect(page.locator("#checker-hint")).to_contain_text("Pay Me round 11: 13 cards")
+    assert page.locator("#hand").get_attribute("data-max-cards") == "14"
+    assert "K" in (page.locator("#hand").get_attribute("data-wild-ranks") or "")
+    picker = Picker(page.locator("#hand ~ .cp-panel, #hand + .cp-panel").first)
+    picker.enter(THIRTEEN)  # 13 cards: refused by the round-1 limit of 4 before
+    expect(page.locator("#hand")).to_have_value(THIRTEEN)
+    page.select_option("#variant", "three-thirteen")
+    expect(page.locator("#checker-hint")).to_contain_text("Three Thirteen round 11")
+    expect(page.locator("#checker-rules")).to_have_attribute("href", "/rules/three-thirteen")
+    assert page.locator("#hand").get_attribute("data-jokers") == "0"
+    assert errors == []
