@@ -348,7 +348,7 @@ def declarer_table(
         return _laid_down(at, went_out, melds), " | ".join(_canonical_meld(meld) for meld in melds)
     if own is None:
         return [], None
-    text = canonical(_filled(went_out, own))
+    text = _cards_of(went_out, own)
     return _went_out_melds(at, went_out, list(_engine(parse_cards, text))), text
 
 
@@ -361,7 +361,7 @@ def hands_in_turn(
     texts: dict[str, str] = {}
     for name in order:
         if name in hands:
-            texts[name] = canonical(_filled(name, hands[name]))
+            texts[name] = _cards_of(name, hands[name])
             verify_hand_size(texts[name])
     answers = _engine(
         turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
@@ -384,10 +384,12 @@ def _round_inputs(scores: object, hands: object, declarer: object) -> tuple[dict
     return scores, hands, declarer
 
 
-def _filled(name: str, text: str) -> str:
-    if not text.strip():
+def _cards_of(name: str, text: str) -> str:
+    """A player's cards in canonical notation; InvalidInput when there are none."""
+    cards = canonical(text)
+    if not cards:
         raise services.InvalidInput(f"{name}'s cards are empty; give their cards or their score")
-    return text
+    return cards
 
 
 def canonical_kept_hand(text: str) -> str:

@@ -147,6 +147,8 @@ def best_json(
     if not isinstance(hand, str):
         raise CardError("hand must be a string of cards")
     cards = parse_cards(hand)
+    if not cards:
+        raise CardError("the hand has no cards")
     declared = table_melds(list(declarer), rules, info) if declarer else ()
     table_cards = [card for meld in declared for card in meld.cards]
     _verify_cards_exist(list(cards) + table_cards, rules, players)
@@ -169,6 +171,8 @@ def turn_scores_json(
     info = _round(rules, round_number)
     declared = table_melds(list(declarer), rules, info) if declarer else ()
     parsed = [None if hand is None else parse_cards(hand) for hand in hands]
+    if any(cards == () for cards in parsed):
+        raise CardError("a hand has no cards")
     table_cards = [card for meld in declared for card in meld.cards]
     _verify_cards_exist([card for hand in parsed if hand for card in hand] + table_cards, rules, players)
     return [None if score is None else score.as_json() for score in score_in_turn(parsed, declared, rules, info)]

@@ -164,6 +164,7 @@ ERRORS = [
     ("/api/best", {"variant": "pay-me", "round": 1, "hand": "3H", "declarer": "4H 5H 6H"}, "declarer must be a list"),
     ("/api/best", {"variant": "pay-me", "round": 1, "hand": "3H", "declarer": ["4H 5C 6H"]}, "declarer's meld 1"),
     ("/api/best", {"variant": "pay-me", "hand": "3H"}, "round is missing"),
+    ("/api/best", {"variant": "pay-me", "round": 1, "hand": " , "}, "the hand has no cards"),
     ("/api/best", {"variant": "pay-me", "round": 1, "hand": "3H " * 17}, "a hand holds at most 16 cards"),
     (
         "/api/layoff",

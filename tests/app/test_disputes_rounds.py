@@ -258,3 +258,11 @@ def test_a_must_discard_declarer_cannot_lay_down_the_card_drawn_too(client: Flas
     response = add_round(client, game_id, key, went_out="Ann", declarer=["4S 5S 6S"], hands={"Bob": "7S 9D KC"})
     assert response.status_code == 201
     assert response.get_json()["rounds"][0]["scores"] == {"Ann": 0, "Bob": 19}  # 7S laid off; 9 + 10 left
+
+
+def test_a_hand_of_only_separators_is_empty_and_nothing_is_stored(client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    response = add_round(client, game_id, key, went_out="Bob", scores={"Bob": 0, "Cy": 5}, hands={"Ann": " , "})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "Ann's cards are empty; give their cards or their score"
+    assert stored(client.application, game_id) == []
