@@ -12,16 +12,15 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion import money, services
-from companion.api import KEY_HEADER, json_error
+from companion.api import KEY_HEADER, service_error
 from companion.http import json_object_body
 from engine.pot import EntryKind
 
 bp = Blueprint("money_api", __name__, url_prefix="/api")
 
 
-@bp.errorhandler(services.ServiceError)
-def service_error(error: services.ServiceError) -> tuple[Response, int]:
-    return json_error(error.status, error.message)
+# The same answers as the round endpoints: a conflict carries the game as stored now.
+bp.register_error_handler(services.ServiceError, service_error)
 
 
 @bp.post("/games/<game_id>/events")

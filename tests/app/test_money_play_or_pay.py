@@ -175,6 +175,18 @@ def test_refused_events_answer_400_with_the_reason_and_store_nothing(
     assert stored_events(app, game["id"]) == len(before)
 
 
+def test_a_stale_event_is_a_409_with_the_game_as_stored_now(client: FlaskClient) -> None:
+    game = create(client)
+    first = event(client, game, type="play", player="Bob", card="7H", version=1)
+    assert first.status_code == 201
+    stale = event(client, game, type="pay", player="Cy", version=1)
+    assert stale.status_code == 409
+    answer = stale.get_json()
+    assert "changed since you loaded it" in answer["error"]
+    assert answer["current"] == state_of(client, game)
+    assert answer["current"]["hand"]["needed"] == "8H"
+
+
 def test_a_lead_in_a_finished_suit_is_refused(client: FlaskClient) -> None:
     game = create(client)
     state = complete_hearts(client, game)
