@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -417,7 +418,8 @@ def clean_players(players: object, preset: Preset) -> list[str]:
     """Player names in seat order: trimmed, non-empty, unique, at most 40 characters."""
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise InvalidInput("players must be a list of names")
-    names = [name.strip() for name in players]
+    # One spelling per name: "Åsa" typed as one character or as A plus a ring is the same player.
+    names = [unicodedata.normalize("NFC", name).strip() for name in players]
     if any(not name for name in names):
         raise InvalidInput("every player needs a name")
     for name in names:
@@ -439,7 +441,7 @@ def _seat_of(first_dealer: object, players: Sequence[str]) -> int:
         return secrets.randbelow(len(players))
     if not isinstance(first_dealer, str):
         raise InvalidInput("first_dealer must be a player's name")
-    name = first_dealer.strip()
+    name = unicodedata.normalize("NFC", first_dealer).strip()
     if name not in players:
         raise InvalidInput(f'the first dealer "{name}" is not one of the players')
     return players.index(name)

@@ -225,6 +225,7 @@ def test_list_games(client: FlaskClient) -> None:
         ({"variant": "pay-me", "players": ["Ann"]}, "2 to 8 players"),
         ({"variant": "three-thirteen", "players": ["A", "B", "C", "D", "E"]}, "2 to 4 players"),
         ({"variant": "pay-me", "players": ["Ann", "ann"]}, "twice"),
+        ({"variant": "pay-me", "players": ["\u00c5sa", "A\u030asa"]}, "twice"),  # one Å, two spellings
         ({"variant": "pay-me", "players": ["Ann", "  "]}, "name"),
         ({"variant": "pay-me", "players": ["Ann", "x" * 41]}, "40 characters"),
         ({"variant": "pay-me", "players": ["Ann", "Bob\nCy"]}, "line break"),
@@ -237,6 +238,13 @@ def test_list_games(client: FlaskClient) -> None:
         ({"variant": "pay-me", "players": PLAYERS, "colour": "red"}, "unknown field"),
     ],
 )
+def test_names_are_kept_in_one_unicode_spelling(client: FlaskClient) -> None:
+    body = {"variant": "pay-me", "players": ["A\u030asa", "Bo"], "first_dealer": "A\u030asa"}
+    game = client.post("/api/games", json=body).get_json()
+    assert game["players"] == ["\u00c5sa", "Bo"]
+    assert game["next_round"]["dealer"] == "\u00c5sa"
+
+
 def test_create_game_rejects_bad_input(client: FlaskClient, body: dict[str, Any], words: str) -> None:
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
