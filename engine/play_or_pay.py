@@ -27,15 +27,23 @@ from engine.cards import Card, Rank, Suit
 from engine.errors import CardError, EngineError
 
 __all__ = [
+    "CHIPS_OPTION",
+    "COMPANION_RULES",
     "DECK_SIZE",
+    "DEFAULT_CHIPS",
+    "MAX_CHIPS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "RULES_IN_SHORT",
     "ChipEntry",
     "ChipKind",
+    "ChipsOption",
+    "DealRow",
     "Flag",
     "HandState",
     "IllegalPlay",
     "PlayOrPayError",
+    "RuleLine",
     "buy_in_entries",
     "can_next_hand",
     "can_pay",
@@ -43,6 +51,7 @@ __all__ = [
     "can_settle_quick",
     "chip_balances",
     "deal_counts",
+    "deal_table",
     "format_chips",
     "live_balances",
     "next_card",
@@ -52,6 +61,7 @@ __all__ = [
     "settle_quick",
     "settlement_entries",
     "start_hand",
+    "verify_chips",
     "verify_next_hand",
     "verify_pay",
     "verify_play",
@@ -62,6 +72,8 @@ __all__ = [
 MIN_PLAYERS = 3
 MAX_PLAYERS = 10
 DECK_SIZE = 52
+DEFAULT_CHIPS = 20
+MAX_CHIPS = 10_000
 
 
 class PlayOrPayError(EngineError):
@@ -164,6 +176,48 @@ def format_chips(balance: int) -> str:
     return f"owes {chips}" if balance < 0 else chips
 
 
+@dataclass(frozen=True)
+class ChipsOption:
+    """The one option a Play or Pay table sets: each player's starting stack of chips."""
+
+    key: str
+    title: str
+    default: int
+    minimum: int
+    maximum: int
+    effect: str
+
+
+CHIPS_OPTION = ChipsOption(
+    key="chips",
+    title="Starting chips",
+    default=DEFAULT_CHIPS,
+    minimum=1,
+    maximum=MAX_CHIPS,
+    effect="Each player buys this many chips before the first hand, and every balance starts there. "
+    "It changes no rule of play: every chip paid goes into the pot and on to the hand's winner, "
+    "so chips only move between players, and a player who runs out goes below zero (owes).",
+)
+
+
+def verify_chips(stack: object) -> int:
+    """A starting stack the table may choose, or PlayOrPayError.
+
+    >>> verify_chips(30)
+    30
+    >>> verify_chips(0)
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.PlayOrPayError: the starting chips must be a whole number from 1 to 10000, not "0"
+    """
+    if not _whole(stack) or not CHIPS_OPTION.minimum <= stack <= CHIPS_OPTION.maximum:
+        raise PlayOrPayError(
+            f"the starting chips must be a whole number from {CHIPS_OPTION.minimum} to {CHIPS_OPTION.maximum}, "
+            f'not "{stack}"'
+        )
+    return stack
+
+
 # --- the deal ---------------------------------------------------------------------------------
 
 
@@ -223,6 +277,40 @@ def deal_counts(players: int | Sequence[str], dealer_seat: int) -> tuple[int, ..
     dealer = _verify_seat(dealer_seat, size, "dealer seat")
     base, extra = divmod(DECK_SIZE, size)
     return tuple(base + (1 if (seat - dealer - 1) % size < extra else 0) for seat in range(size))
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """How a table of `players` is dealt: `extra` of them (52 mod n), the first from the dealer's
+    left, hold `most` cards; the other `rest` hold `cards`."""
+
+    players: int
+    cards: int
+    extra: int
+
+    @property
+    def most(self) -> int:
+        """The cards the first `extra` players from the dealer's left hold."""
+        return self.cards + 1 if self.extra else self.cards
+
+    @property
+    def rest(self) -> int:
+        """How many players hold `cards`."""
+        return self.players - self.extra
+
+
+def deal_table() -> tuple[DealRow, ...]:
+    """The deal for every table size, from `deal_counts`.
+
+    >>> [(row.players, row.cards, row.extra, row.most, row.rest) for row in deal_table()[:3]]
+    [(3, 17, 1, 18, 2), (4, 13, 0, 13, 4), (5, 10, 2, 11, 3)]
+    """
+    rows: list[DealRow] = []
+    for size in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        counts = deal_counts(size, dealer_seat=0)
+        cards = min(counts)
+        rows.append(DealRow(size, cards, sum(1 for count in counts if count > cards)))
+    return tuple(rows)
 
 
 def next_card(card: Card) -> Card:
@@ -607,3 +695,73 @@ def settle_quick(
     [('Ann', 'pay', -2), ('Bob', 'pay', -1), ('Bob', 'cards_left', -2), ('Cy', 'cards_left', -5), ('Ann', 'pot', 10)]
     """
     return verify_quick_settlement(hand_number, dealer, winner, cards_left, paid)
+
+
+# --- the rules in words (the rules page) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One rule of RULES.md section 7, as the rules page shows it."""
+
+    title: str
+    text: str
+
+
+RULES_IN_SHORT: tuple[RuleLine, ...] = (
+    RuleLine("Players", f"{MIN_PLAYERS} to {MAX_PLAYERS}."),
+    RuleLine("Cards", f"One {DECK_SIZE}-card deck without jokers; no card is wild."),
+    RuleLine(
+        "The deal",
+        "The whole deck is dealt, one card at a time, starting left of the dealer, "
+        f"so the first {DECK_SIZE} mod n players from the dealer's left hold one card more.",
+    ),
+    RuleLine(
+        "Chips",
+        "Each player starts with the same stack of chips; chips may stand for money. "
+        "A balance may go below zero and is then shown as owed.",
+    ),
+    RuleLine(
+        "Play or pay",
+        "The player left of the dealer starts a sequence with any card. Each next player must play "
+        "the next card of that suit (… Q, K, A, 2, …: King wraps to Ace) or pay 1 chip to the pot; "
+        "play passes left.",
+    ),
+    RuleLine(
+        "End of a sequence",
+        "A sequence ends when the thirteenth card of its suit, the card just below the one that started it, "
+        "is played. Whoever played it starts a new sequence with a card of a suit not yet played this hand.",
+    ),
+    RuleLine(
+        "Going out",
+        "The first player out of cards wins the hand: every other player pays 1 chip per card still held "
+        "into the pot, and the winner collects the whole pot.",
+    ),
+    RuleLine("Next hand", "The deal passes left."),
+)
+
+COMPANION_RULES: tuple[RuleLine, ...] = (
+    RuleLine(
+        "Card by card",
+        "The companion shows the card needed and whose turn it is, records “played” or “paid”, "
+        "knows how many cards each player still holds, and settles the hand by itself when someone "
+        "plays their last card.",
+    ),
+    RuleLine(
+        "Quick mode",
+        "A hand can instead be entered once it is over: who went out, each player's cards left "
+        "and the chips each paid during play.",
+    ),
+    RuleLine(
+        "Trusting the table",
+        "The companion cannot see anyone's cards, so it takes what the table reports. "
+        f"When every player has paid for the card needed, paying goes round again: all {DECK_SIZE} cards "
+        "are dealt, so someone holds it.",
+    ),
+    RuleLine(
+        "Flags",
+        "A player who paid a chip for a card and later plays that same card in the hand is flagged: "
+        "paying said they did not hold it. The flag is shown on the hand page; it moves no chips, "
+        "the table decides what to do about it.",
+    ),
+)

@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
 from engine.play_or_pay import (
+    CHIPS_OPTION,
+    COMPANION_RULES,
+    RULES_IN_SHORT,
     ChipEntry,
     ChipKind,
     HandState,
@@ -25,6 +28,7 @@ from engine.play_or_pay import (
     can_settle_quick,
     chip_balances,
     deal_counts,
+    deal_table,
     format_chips,
     live_balances,
     next_card,
@@ -33,6 +37,7 @@ from engine.play_or_pay import (
     play,
     settle_quick,
     start_hand,
+    verify_chips,
     verify_next_hand,
     verify_pay,
     verify_play,
@@ -469,3 +474,35 @@ def test_random_hands_settle_and_conserve_chips(
         assert sum(chip_balances(ledger, names).values()) == bought
         hand = next_hand(hand)
     assert hand.dealer == (dealer + hands) % players
+
+
+# --- the rules page's facts -------------------------------------------------------------------
+
+
+def test_the_deal_table_agrees_with_the_deal_at_every_seat() -> None:
+    rows = deal_table()
+    assert [row.players for row in rows] == list(range(3, 11))
+    for row in rows:
+        assert row.extra == 52 % row.players and row.cards == 52 // row.players
+        assert row.extra * row.most + row.rest * row.cards == 52
+        for dealer in range(row.players):
+            counts = deal_counts(row.players, dealer)
+            assert sorted(counts, reverse=True) == [row.most] * row.extra + [row.cards] * row.rest
+    four = rows[1]
+    assert (four.players, four.cards, four.extra, four.most, four.rest) == (4, 13, 0, 13, 4)
+
+
+@pytest.mark.parametrize("stack", [0, -1, 10_001, "20", True, 2.5, None])
+def test_a_starting_stack_outside_the_option_is_refused(stack: object) -> None:
+    with pytest.raises(PlayOrPayError, match="the starting chips must be a whole number from 1 to 10000"):
+        verify_chips(stack)
+    assert verify_chips(CHIPS_OPTION.minimum) == 1 and verify_chips(CHIPS_OPTION.maximum) == 10_000
+    assert CHIPS_OPTION.default == 20 and CHIPS_OPTION.key == "chips"
+
+
+def test_the_rules_in_words_name_section_7() -> None:
+    titles = [line.title for line in RULES_IN_SHORT]
+    assert titles[:3] == ["Players", "Cards", "The deal"] and "Going out" in titles
+    assert "3 to 10" in RULES_IN_SHORT[0].text
+    flags = next(line for line in COMPANION_RULES if line.title == "Flags")
+    assert "paid a chip for a card and later plays that same card" in flags.text
