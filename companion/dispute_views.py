@@ -10,9 +10,10 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
-from companion import disputes, services
+from companion import disputes, money, services
 from companion.models import Game
 from companion.views import can_edit, load_for_edit, load_game
+from engine import play_or_pay as pop
 from engine.rules import OPTION_SPECS, PRESETS, RUMMY_PRESETS
 
 bp = Blueprint("disputes", __name__)
@@ -351,11 +352,23 @@ def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str,
 
 @bp.get("/rules")
 def rules_index() -> str:
-    return render_template("rules/index.html", presets=[PRESETS[key] for key in RUMMY_PRESETS])
+    presets = [*(PRESETS[key] for key in RUMMY_PRESETS), PRESETS[money.PLAY_OR_PAY]]
+    return render_template("rules/index.html", presets=presets)
+
+
+def _play_or_pay_rules(chips: object, players: int | None = None, game_id: str | None = None) -> Any:
+    """The Play or Pay rules page (its facts from engine.play_or_pay, through companion.money)."""
+    try:
+        page = money.rules_view(chips, players)
+    except services.ServiceError as failure:
+        abort(400, description=_sentence(failure.message))
+    return render_template("rules/play_or_pay.html", page=page, game_id=game_id)
 
 
 @bp.get("/rules/<variant>")
 def rules_page(variant: str) -> Any:
+    if variant == money.PLAY_OR_PAY:
+        return _play_or_pay_rules(request.args.get(pop.CHIPS_OPTION.key))
     if variant not in RUMMY_PRESETS:
         abort(404, description=f'There is no preset "{variant[:40]}". The rules pages list every preset.')
     overrides = {key: request.args[key] for key in OPTION_SPECS if key in request.args}
@@ -369,6 +382,8 @@ def rules_page(variant: str) -> Any:
 @bp.get("/games/<game_id>/rules")
 def game_rules(game_id: str) -> Any:
     game = load_game(game_id)
+    if money.is_play_or_pay(game):
+        return _play_or_pay_rules(money.starting_chips(game), len(game.players), game.id)
     view = services.build_view(game)
     try:
         page = disputes.rules_view(game.variant, game.options, request.args.get("round"), len(game.players))

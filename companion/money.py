@@ -22,7 +22,7 @@ from engine import play_or_pay as pop
 from engine import pot as pots
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
-from engine.rules import PRESETS
+from engine.rules import PRESETS, Preset
 
 PLAY_OR_PAY = "play-or-pay"
 POT_KEYS = ("pot", "ante", "second_discard", "knock", "booby_cap")
@@ -36,8 +36,8 @@ AMOUNT_TITLES = {
 }
 MAX_CENTS = 100_000
 MAX_PICKUPS = 99
-DEFAULT_CHIPS = 20
-MAX_CHIPS = 10_000
+DEFAULT_CHIPS = pop.DEFAULT_CHIPS
+MAX_CHIPS = pop.MAX_CHIPS
 EVENT_KINDS = ("play", "pay", "settle")
 EVENT_FIELDS = {
     "play": ("type", "player", "card", "version"),
@@ -249,6 +249,11 @@ def is_play_or_pay(game: Game) -> bool:
     return game.variant == PLAY_OR_PAY
 
 
+def starting_chips(game: Game) -> int:
+    """The stack each player of a Play or Pay game bought at the start."""
+    return int((game.money or {}).get("chips", DEFAULT_CHIPS))
+
+
 def create_play_or_pay(players: object, options: object, first_dealer: object) -> tuple[Game, str]:
     """Start a Play or Pay game: every player buys the starting stack of chips."""
     if options is None:
@@ -402,6 +407,43 @@ class Table:
         }
 
 
+@dataclass(frozen=True)
+class RulesView:
+    """The Play or Pay rules page, with a game's (or the query's) starting chips; every fact from the engine."""
+
+    preset: Preset
+    rules: tuple[pop.RuleLine, ...]
+    deal: tuple[pop.DealRow, ...]
+    chips_option: pop.ChipsOption
+    chips: int
+    players: int | None
+    companion: tuple[pop.RuleLine, ...]
+
+    @property
+    def chips_changed(self) -> bool:
+        return self.chips != self.chips_option.default
+
+
+def rules_view(chips: object = None, players: int | None = None) -> RulesView:
+    """The rules page of Play or Pay; `chips` is the starting stack (a number, or the query's text)."""
+    stack = pop.DEFAULT_CHIPS
+    if isinstance(chips, str):
+        text = chips.strip()
+        if text:
+            stack = _engine(pop.verify_chips, int(text) if text.isascii() and text.isdecimal() else text[:20])
+    elif chips is not None:
+        stack = _engine(pop.verify_chips, chips)
+    return RulesView(
+        preset=PRESETS[PLAY_OR_PAY],
+        rules=pop.RULES_IN_SHORT,
+        deal=pop.deal_table(),
+        chips_option=pop.CHIPS_OPTION,
+        chips=stack,
+        players=players,
+        companion=pop.COMPANION_RULES,
+    )
+
+
 def hand_json(hand: pop.HandState) -> dict[str, Any]:
     """A settled hand: its winner, and each player's chips won (+) or paid (-) in it."""
     return {
@@ -454,7 +496,7 @@ def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
     if not is_play_or_pay(game):
         raise services.InvalidInput(EVENTS_REFUSED)
     players = tuple(game.players)
-    stack = int((game.money or {}).get("chips", DEFAULT_CHIPS))
+    stack = starting_chips(game)
     ledger = list(_engine(pop.buy_in_entries, players, stack))
     hand = _engine(pop.start_hand, players, game.first_dealer, 1)
     hands: list[pop.HandState] = []

@@ -120,6 +120,7 @@ def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: d
         action_form=ActionForm(data={"version": game.version}),
         quick=quick or {},
         error=error,
+        share_url=views._share_url(game.id),
     )
     return page, status
 

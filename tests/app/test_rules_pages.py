@@ -16,11 +16,12 @@ def plain(response: Any) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
 
 
-def test_the_index_links_every_rummy_preset(client: FlaskClient) -> None:
+def test_the_index_links_every_preset(client: FlaskClient) -> None:
     page = client.get("/rules").get_data(as_text=True)
-    for preset in RUMMY_PRESETS:
+    for preset in (*RUMMY_PRESETS, "play-or-pay"):
         assert f'href="/rules/{preset}"' in page
-    assert "/rules/play-or-pay" not in page
+        assert PRESETS[preset].name in page
+    assert page.count('href="/rules/') == len(PRESETS)
 
 
 @pytest.mark.parametrize("variant", RUMMY_PRESETS)
@@ -74,7 +75,7 @@ def test_penalty_tables_follow_the_round(client: FlaskClient) -> None:
     ("url", "status", "message"),
     [
         ("/rules/nope", 404, "There is no preset"),
-        ("/rules/play-or-pay", 404, "There is no preset"),
+        ("/rules/play-or-pay?chips=0", 400, "The starting chips must be a whole number from 1 to 10000"),
         ("/rules/pay-me?ace=sideways", 400, "Option &#34;ace&#34; takes low or high or both"),
         ("/rules/pay-me?round=12", 400, "Round 12 does not exist"),
         ("/rules/pay-me?round=x", 400, "Round must be a whole number"),
