@@ -80,6 +80,22 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     expect(table).to_contain_text("29 chips")  # Cy collected the pot
     check_phone_layout(page, TAP_TARGETS)
     page.screenshot(path=str(ARTIFACTS / "play-or-pay-settled.png"), full_page=True)
+
+    # The hand page shares the game, prints it, and links its rules.
+    page.locator("#share summary").click()
+    expect(page.locator("#share svg.qr-code")).to_be_visible()
+    page.locator("#share-edit summary").click()
+    expect(page.locator("#share-edit svg.qr-code")).to_be_visible()
+    expect(page.locator("#share-edit .share-url")).to_contain_text("/join?key=")
+    expect(page.locator("#print a[href$='sheet.pdf?paper=a4']")).to_be_visible()
+    check_phone_layout(page, TAP_TARGETS)
+    page.get_by_role("link", name="Play or Pay rules").click()
+    expect(page.locator("h1")).to_have_text("Play or Pay rules")
+    here = page.locator("#deal .dp-here")  # this table of three
+    expect(here).to_contain_text("18 to the player left of the dealer, 17 to the other 2")
+    check_phone_layout(page, TAP_TARGETS)
+    page.get_by_role("link", name="Back to the game").click()
+    expect(page.locator("#hand-h")).to_contain_text("Hand 2")
     assert errors == []
 
     # Another phone follows without the buttons, in dark mode.
@@ -88,6 +104,7 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
     watching.goto(page.url.split("#")[0])
     expect(watching.locator(".note")).to_contain_text("View only")
     assert watching.get_by_role("button", name="Undo last event").count() == 0
+    assert watching.locator("#share").count() == 1 and watching.locator("#share-edit").count() == 0
     assert watching.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(11, 11, 11)"
     viewer.close()
     context.close()
