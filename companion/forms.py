@@ -66,7 +66,8 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
             fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
         elif spec.kind == "choice":
             fields[f"opt_{key}"] = SelectField(
-                spec.title, choices=list(spec.choices), default=default, description=spec.effect
+                spec.title, choices=[(value, spec.label(value)) for value in spec.choices], default=default,
+                description=spec.effect,
             )
         else:
             fields[f"opt_{key}"] = StringField(

@@ -283,14 +283,6 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
     )
 
 
-def _option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value) if value else "none"
-    return str(value)
-
-
 def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int]) -> PlayedRound:
     scores = {name: stored.scores[name] for name in players}
     return PlayedRound(
@@ -322,7 +314,7 @@ def build_view(game: Game) -> GameView:
         preset=rules.preset,
         options=money.state_options(game, options),
         option_rows=tuple(
-            OptionRow(key, spec.title, _option_text(options[key]), spec.effect) for key, spec in OPTION_SPECS.items()
+            OptionRow(key, spec.title, spec.label(options[key]), spec.effect) for key, spec in OPTION_SPECS.items()
         ),
         players=players,
         total_rounds=rules.rounds,

@@ -73,6 +73,22 @@ class OptionSpec:
     title: str
     effect: str
     choices: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()  # a choice in words, for people, in the order of `choices`
+
+    def label(self, value: object) -> str:
+        """A value of this option in words.
+
+        >>> OPTION_SPECS["ace"].label("both")
+        'Both: A-2-3 and Q-K-A, never K-A-2'
+        >>> OPTION_SPECS["lay_offs"].label(False), OPTION_SPECS["double_rounds"].label([10, 11])
+        ('off', 'rounds 10, 11')
+        """
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, (list, tuple)):
+            return "rounds " + ", ".join(str(item) for item in value) if value else "none"
+        text = getattr(value, "value", value)
+        return dict(zip(self.choices, self.labels, strict=True)).get(str(text), str(text))
 
     def parse(self, value: object) -> Any:
         """Read a value given as JSON or as a ``--set KEY=VALUE`` string."""
@@ -169,6 +185,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "Ace in runs",
             "low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
             tuple(rule.value for rule in AceRule),
+            ("Low: A-2-3, never Q-K-A", "High: Q-K-A, never A-2-3", "Both: A-2-3 and Q-K-A, never K-A-2"),
         ),
         OptionSpec(
             "wild_limit",
@@ -177,6 +194,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "none: any number, all-wild melds allowed; "
             "not_more_than_naturals: never more wilds than naturals in a meld.",
             tuple(limit.value for limit in WildLimit),
+            ("Any number, all-wild melds too", "Never more wilds than naturals"),
         ),
         OptionSpec(
             "no_adjacent_wilds",
@@ -208,6 +226,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "Penalty table",
             "Which preset's table scores the cards left in hand.",
             tuple(table.value for table in PenaltyTable),
+            ("Pay Me", "Pay Me (family rules)", "Three Thirteen", "3-13"),
         ),
         OptionSpec(
             "double_rounds",

@@ -73,13 +73,13 @@ def test_new_game_form_offers_the_four_presets_and_preset_defaults(client: Flask
     page = text(client.get("/games/new?variant=3-13"))
     assert 'aria-current="true"' in page
     assert 'name="opt_double_rounds" type="text" value="10, 11"' in page
-    assert re.search(r'<option selected value="high">high</option>', page)
+    assert '<option selected value="high">High: Q-K-A, never A-2-3</option>' in page
     assert re.search(r'id="opt_discard_to_go_out" name="opt_discard_to_go_out" type="checkbox" value="y"', page)
     for key in ("full_cycle", "distinct_suit_sets", "no_aces_in_runs", "ace", "wild_limit", "no_adjacent_wilds"):
         assert f'name="opt_{key}"' in page
     page = text(client.get("/games/new?variant=pay-me"))
     assert 'name="opt_double_rounds" type="text" value=""' in page
-    assert re.search(r'<option selected value="low">low</option>', page)
+    assert '<option selected value="low">Low: A-2-3, never Q-K-A</option>' in page
     assert "Pay Me" in text(client.get("/games/new?variant=nonsense"))
 
 
