@@ -16,6 +16,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from companion.money import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
@@ -57,6 +58,12 @@ class NewGameForm(FlaskForm):
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
 
+def dealer_choices(max_players: int) -> list[SelectChoice]:
+    """The first dealer: drawn at random, or a seat of the players' list."""
+    seats = [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
+    return [SelectChoice("random", "Draw at random"), *seats]
+
+
 def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
     """The new-game form with one field per house-rule option, preset defaults filled in."""
     fields: dict[str, Any] = {}
@@ -66,7 +73,7 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
             fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
         elif spec.kind == "choice":
             fields[f"opt_{key}"] = SelectField(
-                spec.title, choices=[(value, spec.label(value)) for value in spec.choices], default=default,
+                spec.title, choices=[SelectChoice(value, spec.label(value)) for value in spec.choices], default=default,
                 description=spec.effect,
             )
         else:
@@ -76,9 +83,7 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
     fields.update(_pot_fields(defaults))
     form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
     form: NewGameForm = form_class()
-    form.first_dealer.choices = [("random", "Draw at random")] + [
-        (str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)
-    ]
+    form.first_dealer.choices = dealer_choices(max_players)
     return form
 
 
@@ -137,5 +142,5 @@ def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> Ro
     )
     form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores, "second_discards": pickups})
     form: RoundForm = form_class(data=data)
-    form.went_out.choices = [(name, name) for name in players]
+    form.went_out.choices = [SelectChoice(name, name) for name in players]
     return form

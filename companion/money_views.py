@@ -13,7 +13,7 @@ from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAre
 from wtforms.validators import InputRequired, NumberRange
 
 from companion import money, services, views
-from companion.forms import ActionForm
+from companion.forms import ActionForm, dealer_choices
 from companion.models import Game
 from engine.rules import PRESETS
 
@@ -60,9 +60,7 @@ class HandEventForm(ActionForm):
 def _new_game_form() -> PlayOrPayForm:
     form = PlayOrPayForm()
     preset = PRESETS[money.PLAY_OR_PAY]
-    form.first_dealer.choices = [("random", "Draw at random")] + [
-        (str(seat), f"Player {seat + 1} in the list") for seat in range(preset.max_players)
-    ]
+    form.first_dealer.choices = dealer_choices(preset.max_players)
     return form
 
 
