@@ -146,6 +146,31 @@ def test_html_sheet_uses_the_shared_print_stylesheet_and_no_inline_style(
     assert client.get("/static/css/print.css").status_code == 200
 
 
+def test_the_sheet_page_links_back_to_the_game_and_to_its_pdfs_but_the_pdf_does_not(
+    client: FlaskClient, game: dict[str, Any]
+) -> None:
+    page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
+    nav = re.search(r'<nav class="sheet-nav".*?</nav>', page, re.S)
+    assert nav is not None
+    anchors = re.findall(r'<a[^>]*href="([^"]+)"[^>]*>([^<]+)</a>', nav[0])
+    links = {text: html.unescape(href) for href, text in anchors}
+    assert links == {
+        "← Back to the game": f"/games/{game['id']}",
+        "PDF (A4)": f"/games/{game['id']}/sheet.pdf?paper=a4",
+        "PDF (Letter)": f"/games/{game['id']}/sheet.pdf?paper=letter",
+    }
+    assert client.get(links["← Back to the game"]).status_code == 200
+    for paper in ("PDF (A4)", "PDF (Letter)"):
+        assert client.get(links[paper]).data.startswith(b"%PDF")
+    # The PDF is made from the same template: the links stay off paper.
+    text = text_of(pdf_of(client.get(links["PDF (A4)"])))
+    assert "Back to the game" not in text and "PDF (A4)" not in text
+    # A Play or Pay game's sheet (the chip tally) has the same way back.
+    chips = create(client, "play-or-pay", ["Ann", "Bob", "Cy"])
+    tally = client.get(f"/games/{chips['id']}/sheet").get_data(as_text=True)
+    assert f'href="/games/{chips["id"]}">← Back to the game</a>' in tally
+
+
 def test_hostile_names_are_escaped_on_the_sheet(client: FlaskClient) -> None:
     state = create(client, "pay-me", ["<b>Ann</b>", "Bob & Co", '"Cy"'])
     play(client, state, "Bob & Co", {"<b>Ann</b>": 5, '"Cy"': 2})
