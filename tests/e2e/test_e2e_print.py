@@ -8,13 +8,12 @@ console error (the CSP allows no inline style). Uses the system Chromium (/usr/b
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
 import pytest
 
 from tests.browser import ARTIFACTS, check_phone_layout
+from tests.servers import call
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
 
@@ -24,12 +23,9 @@ TAP_TARGETS = "a.button, button, summary, select, textarea, label.radio, input:n
 
 
 def api(base_url: str, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
-    request = urllib.request.Request(base_url + path, method=method, data=json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if key:
-        request.add_header("X-Edit-Key", key)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    status, answer = call(base_url, method, path, body, key)
+    assert status < 300, answer
+    return answer
 
 
 def _phone(browser: Any) -> tuple[Any, Any, list[str]]:

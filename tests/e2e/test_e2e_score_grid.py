@@ -5,13 +5,12 @@ Uses the system Chromium (/usr/bin/chromium)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
 import pytest
 
 from tests.browser import ARTIFACTS, check_phone_layout
+from tests.servers import call
 
 pytestmark = pytest.mark.browser
 
@@ -38,12 +37,9 @@ _GRID = """([scroller, first, cells]) => {
 
 
 def api(base_url: str, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
-    request = urllib.request.Request(base_url + path, method=method, data=json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if key:
-        request.add_header("X-Edit-Key", key)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    status, answer = call(base_url, method, path, body, key)
+    assert status < 300, answer
+    return answer
 
 
 def _game(base_url: str, variant: str, players: list[str], rounds: int) -> dict[str, Any]:
