@@ -11,6 +11,7 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,14 +85,11 @@ def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
 
 
-@pytest.fixture
-def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+@contextmanager
+def app_on(tmp_path: Path, database_url: str, **config: Any) -> Iterator[Flask]:
+    """An app in testing mode on the tests' database, its tables made; closed afterwards."""
     app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test secret key",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-        },
+        {"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_url, **config},
         instance_path=str(tmp_path / "instance"),
     )
     with app.app_context():
@@ -100,6 +98,12 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    with app_on(tmp_path, database_url) as made:
+        yield made
 
 
 @pytest.fixture

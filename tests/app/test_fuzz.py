@@ -26,6 +26,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.models import Game
 from engine.rules import OPTION_SPECS, RUMMY_PRESETS
+from tests.conftest import app_on
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 FUZZ = settings(
@@ -101,21 +102,8 @@ form_text = st.text(max_size=30) | st.sampled_from(
 
 @pytest.fixture
 def fuzz_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "WTF_CSRF_ENABLED": False,
-            "SECRET_KEY": "fuzz",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with app_on(tmp_path, database_url, WTF_CSRF_ENABLED=False, SECRET_KEY="fuzz") as app:
+        yield app
 
 
 def snapshot(app: Flask) -> tuple[dict[str, int], dict[str, int]]:
