@@ -85,6 +85,21 @@ def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
 
 
+def api_game(client: FlaskClient, variant: str, players: list[str], first_dealer: str, **options: Any) -> Any:
+    """Start a game through the JSON API (options only when given); its state with the edit key."""
+    body: dict[str, Any] = {"variant": variant, "players": players, "first_dealer": first_dealer}
+    if options:
+        body["options"] = options
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def edit_key(game: dict[str, Any]) -> dict[str, str]:
+    """The header that carries a game's edit key."""
+    return {"X-Edit-Key": game["edit_key"]}
+
+
 @contextmanager
 def app_on(tmp_path: Path, database_url: str, **config: Any) -> Iterator[Flask]:
     """An app in testing mode on the tests' database, its tables made; closed afterwards."""

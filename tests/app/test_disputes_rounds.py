@@ -10,18 +10,14 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import Round, RoundRevision
+from tests.conftest import api_game, edit_key
 
 
 def new_game(
     client: FlaskClient, variant: str = "pay-me", players: tuple[str, ...] = ("Ann", "Bob", "Cy"), **options: Any
 ) -> tuple[str, dict[str, str]]:
-    body: dict[str, Any] = {"variant": variant, "players": list(players), "first_dealer": players[0]}
-    if options:
-        body["options"] = options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    game = response.get_json()
-    return game["id"], {"X-Edit-Key": game["edit_key"]}
+    game = api_game(client, variant, list(players), players[0], **options)
+    return game["id"], edit_key(game)
 
 
 def add_round(client: FlaskClient, game_id: str, key: dict[str, str], **body: Any) -> Any:

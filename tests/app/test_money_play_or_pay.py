@@ -13,6 +13,8 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import GameEvent
+from tests.conftest import api_game
+from tests.conftest import edit_key as key
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -20,16 +22,7 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 def create(client: FlaskClient, players: list[str] | None = None, **options: Any) -> Any:
     players = players or PLAYERS
-    body: dict[str, Any] = {"variant": "play-or-pay", "players": players, "first_dealer": players[0]}
-    if options:
-        body["options"] = options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def key(game: dict[str, Any]) -> dict[str, str]:
-    return {"X-Edit-Key": game["edit_key"]}
+    return api_game(client, "play-or-pay", players, players[0], **options)
 
 
 def event(client: FlaskClient, game: dict[str, Any], **body: Any) -> Any:

@@ -12,21 +12,14 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import Round, RoundRevision
+from tests.conftest import api_game
+from tests.conftest import edit_key as key
 
 FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 
 def create(client: FlaskClient, variant: str = "3-13", players: list[str] | None = None, **options: Any) -> Any:
-    body: dict[str, Any] = {"variant": variant, "players": players or FIVE, "first_dealer": "Ann"}
-    if options:
-        body["options"] = options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def key(game: dict[str, Any]) -> dict[str, str]:
-    return {"X-Edit-Key": game["edit_key"]}
+    return api_game(client, variant, players or FIVE, "Ann", **options)
 
 
 def scores_for(players: list[str], knocker: str, base: dict[str, int]) -> dict[str, int]:

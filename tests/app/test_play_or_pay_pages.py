@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from companion import sharing
 from engine import play_or_pay as pop
-from tests.conftest import read_csrf_token
+from tests.conftest import api_game, read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 QR = re.compile(r'<svg viewBox="[^"]+" class="qr-code"><title>([^<]*)</title>.*?</svg>', re.DOTALL)
@@ -22,12 +22,8 @@ DEAL_ROW = re.compile(r'<div id="deal-(\d+)"( class="dp-here")?><dt>\d+ players<
 
 def create(client: FlaskClient, players: list[str] | None = None, chips: int | None = None) -> dict[str, Any]:
     names = players or PLAYERS
-    body: dict[str, Any] = {"variant": "play-or-pay", "players": names, "first_dealer": names[0]}
-    if chips is not None:
-        body["options"] = {"chips": chips}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    game: dict[str, Any] = response.get_json()
+    options = {} if chips is None else {"chips": chips}
+    game: dict[str, Any] = api_game(client, "play-or-pay", names, names[0], **options)
     return game
 
 

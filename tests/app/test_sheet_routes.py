@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from companion import sheet_views
+from tests.conftest import api_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 A4 = (595, 842)
@@ -21,12 +22,7 @@ LETTER = (612, 792)
 
 def create(client: FlaskClient, variant: str = "pay-me", players: list[str] | None = None, **options: Any) -> Any:
     names = players or PLAYERS
-    body: dict[str, Any] = {"variant": variant, "players": names, "first_dealer": names[0]}
-    if options:
-        body["options"] = options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
+    return api_game(client, variant, names, names[0], **options)
 
 
 def play(client: FlaskClient, game: dict[str, Any], went_out: str, scores: dict[str, int]) -> dict[str, Any]:

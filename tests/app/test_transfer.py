@@ -17,6 +17,8 @@ from sqlalchemy import func, select
 from companion import transfer
 from companion.extensions import db
 from companion.models import Game
+from tests.conftest import api_game
+from tests.conftest import edit_key as key
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -25,16 +27,8 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def create(client: FlaskClient, variant: str = "pay-me", players: list[str] | None = None, **options: Any) -> Any:
-    body: dict[str, Any] = {"variant": variant, "players": players or PLAYERS, "first_dealer": (players or PLAYERS)[1]}
-    if options:
-        body["options"] = options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def key(game: dict[str, Any]) -> dict[str, str]:
-    return {"X-Edit-Key": game["edit_key"]}
+    names = players or PLAYERS
+    return api_game(client, variant, names, names[1], **options)
 
 
 def play(client: FlaskClient, game: dict[str, Any], went_out: str, **extra: Any) -> dict[str, Any]:
