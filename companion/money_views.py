@@ -137,9 +137,7 @@ def _fail(game: Game, failure: services.ServiceError, quick: dict[str, Any] | No
 @bp.post("/games/<game_id>/hand/event")
 def hand_event(game_id: str) -> Any:
     game = _play_or_pay(game_id, edit=True)
-    form = HandEventForm()
-    if not form.validate_on_submit():
-        abort(400, description="The form was incomplete; reload the page and try again.")
+    form = views.submitted(HandEventForm())
     kind = form.type.data
     body: dict[str, Any] = {"type": "pay" if kind == "pay" else "play", "player": form.player.data}
     if kind == "play":
@@ -147,7 +145,7 @@ def hand_event(game_id: str) -> Any:
     elif kind == "lead":
         body["card"] = f"{form.rank.data or ''}{form.suit.data or ''}"
     elif kind != "pay":
-        abort(400, description="The form was incomplete; reload the page and try again.")
+        abort(400, description=views.FORM_INCOMPLETE)
     try:
         event, data = money.parse_event(game, body)
         money.add_event(game, event, data, form.expected_version())
@@ -159,9 +157,7 @@ def hand_event(game_id: str) -> Any:
 @bp.post("/games/<game_id>/hand/quick")
 def quick_hand(game_id: str) -> Any:
     game = _play_or_pay(game_id, edit=True)
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, description="The form was incomplete; reload the page and try again.")
+    form = views.submitted(ActionForm())
     winner = request.form.get("winner", "")
     entered = {
         "winner": winner,
@@ -198,9 +194,7 @@ def _quick_body(game: Game, winner: str, entered: dict[str, Any]) -> dict[str, A
 @bp.post("/games/<game_id>/hand/undo")
 def undo_event(game_id: str) -> Any:
     game = _play_or_pay(game_id, edit=True)
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, description="The form was incomplete; reload the page and try again.")
+    form = views.submitted(ActionForm())
     try:
         money.undo_last_event(game, form.expected_version())
     except services.ServiceError as failure:

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import services
 from companion.api import KEY_HEADER, json_error
 from companion.forms import ActionForm
-from companion.views import KEY_COOKIE, _with_key_cookie
+from companion.views import KEY_COOKIE, _sentence, _with_key_cookie, submitted
 
 bp = Blueprint("sharing", __name__)
 api_bp = Blueprint("sharing_api", __name__, url_prefix="/api")
@@ -91,13 +91,11 @@ def new_key(game_id: str) -> Any:
         abort(404, description="There is no game at this address. It may have been deleted.")
     if not services.key_matches(game, request.cookies.get(KEY_COOKIE)):
         abort(403, description="Only a phone with this game's edit key can replace it.")
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, description="The form was incomplete; reload the page and try again.")
+    submitted(ActionForm())
     try:
         key = services.regenerate_key(game)
     except services.ServiceError as failure:
-        abort(failure.status, description=failure.message[:1].upper() + failure.message[1:] + ".")
+        abort(failure.status, description=_sentence(failure.message))
     response = redirect(url_for("pages.game_page", game_id=game.id, _anchor="share-edit"), 303)
     return _no_store(_with_key_cookie(response, game, key))
 

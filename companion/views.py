@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Flask, abort, make_response, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -17,6 +18,9 @@ from companion.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form
 from companion.lan import lan_address
 from companion.models import Game
 from engine.rules import PRESETS, RUMMY_PRESETS
+
+FORM_INCOMPLETE = "The form was incomplete; reload the page and try again."
+SubmittedForm = TypeVar("SubmittedForm", bound=FlaskForm)
 
 bp = Blueprint("pages", __name__)
 
@@ -250,12 +254,17 @@ def _sentence(message: str) -> str:
     return message[:1].upper() + message[1:] + "."
 
 
+def submitted(form: SubmittedForm) -> SubmittedForm:
+    """The posted form, or a 400 page when its CSRF token or a hidden field is missing."""
+    if not form.validate_on_submit():
+        abort(400, description=FORM_INCOMPLETE)
+    return form
+
+
 def _action(game_id: str, action: Any) -> Any:
     """Run a one-button write (undo, rematch, delete) after checking the key and the CSRF token."""
     game = load_for_edit(game_id)
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, description="The form was incomplete; reload the page and try again.")
+    form = submitted(ActionForm())
     try:
         return action(game, form.expected_version())
     except services.ServiceError as failure:
