@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import services
 from companion.api import KEY_HEADER, json_error
 from companion.forms import ActionForm
-from companion.views import KEY_COOKIE, _sentence, _with_key_cookie, submitted
+from companion.views import KEY_COOKIE, _sentence, _with_key_cookie, can_edit, load_game, submitted
 
 bp = Blueprint("sharing", __name__)
 api_bp = Blueprint("sharing_api", __name__, url_prefix="/api")
@@ -69,10 +69,7 @@ def _no_store(response: BaseResponse) -> BaseResponse:
 @bp.get("/games/<game_id>/join")
 def join(game_id: str) -> Any:
     """Take the edit key from a scanned code into this browser's cookie, then show the game."""
-    try:
-        game = services.get_game(game_id)
-    except services.NotFound:
-        abort(404, description="There is no game at this address. It may have been deleted.")
+    game = load_game(game_id)
     key = request.args.get(JOIN_PARAMETER, "")
     if not key.strip():
         abort(400, description="This link has no edit key. Scan the code on the scorekeeper's phone again.")
@@ -85,11 +82,8 @@ def join(game_id: str) -> Any:
 @bp.post("/games/<game_id>/key")
 def new_key(game_id: str) -> Any:
     """Replace the edit key; this browser gets the new one, every other phone loses edit rights."""
-    try:
-        game = services.get_game(game_id)
-    except services.NotFound:
-        abort(404, description="There is no game at this address. It may have been deleted.")
-    if not services.key_matches(game, request.cookies.get(KEY_COOKIE)):
+    game = load_game(game_id)
+    if not can_edit(game):
         abort(403, description="Only a phone with this game's edit key can replace it.")
     submitted(ActionForm())
     try:
