@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from companion import disputes, services
+from companion import disputes, openapi, services
 from companion.http import json_object_body
 from engine.api import best_json, check_json, layoff_json
 from engine.errors import EngineError
@@ -154,7 +154,7 @@ def _operation(summary: str, operation: str, body: dict[str, Any], answer: str) 
             "requestBody": body,
             "responses": {
                 "200": {"description": answer, "content": {"application/json": {"schema": {"type": "object"}}}},
-                "400": {"$ref": "#/components/responses/E400"},
+                **openapi.error_responses(400),
             },
         }
     }

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import money, services
+from companion import money, openapi, services
 from companion.api import KEY_HEADER, service_error
 from companion.http import json_object_body
 from engine.pot import EntryKind
@@ -48,10 +48,6 @@ def undo_event(game_id: str) -> tuple[Response, int]:
 # ---------------------------------------------------------------- the OpenAPI description
 
 
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
 _COUNTS = {"type": "object", "additionalProperties": {"type": "integer"}}
 _CENTS = {"type": "integer", "minimum": 0, "maximum": money.MAX_CENTS}
 
@@ -72,7 +68,7 @@ _SCHEMAS: dict[str, Any] = {
         "sum(net) + balance = 0.",
         "properties": {
             "balance": {"type": "integer", "description": "Cents in the pot now."},
-            "ledger": {"type": "array", "items": _ref("PotEntry")},
+            "ledger": {"type": "array", "items": openapi.ref("PotEntry")},
             "net": {**_COUNTS, "description": "Cents each player received from the pot minus paid into it."},
         },
     },
@@ -179,15 +175,14 @@ def extend_openapi(document: dict[str, Any]) -> dict[str, Any]:
         "description": "Second discards each player took this round (3-13 pot); players left out took none. "
         "When a correction leaves it out, the round keeps its earlier counts.",
     }
-    schemas["Game"]["properties"]["pot"] = _ref("Pot")
+    schemas["Game"]["properties"]["pot"] = openapi.ref("Pot")
     schemas["Game"]["description"] = "A game played in rounds; a Play or Pay game is a PlayOrPayGame."
-    key = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
-    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    key, game_id = openapi.KEY_PARAMETER, openapi.GAME_ID_PARAMETER
     state = {
         "description": "The Play or Pay game state.",
-        "content": {"application/json": {"schema": _ref("PlayOrPayGame")}},
+        "content": {"application/json": {"schema": openapi.ref("PlayOrPayGame")}},
     }
-    errors = {str(status): {"$ref": f"#/components/responses/E{status}"} for status in (400, 403, 404, 409)}
+    errors = openapi.error_responses(400, 403, 404, 409)
     document["paths"]["/api/games/{game_id}/events"] = {
         "parameters": [game_id],
         "post": {
@@ -197,7 +192,10 @@ def extend_openapi(document: dict[str, Any]) -> dict[str, Any]:
             "that player's turn, or an event on a game played in rounds.",
             "operationId": "addEvent",
             "parameters": [key],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PlayOrPayEvent")}}},
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": openapi.ref("PlayOrPayEvent")}},
+            },
             "responses": {"201": state, **errors},
         },
     }

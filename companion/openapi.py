@@ -7,7 +7,7 @@ from typing import Any
 from engine.rules import OPTION_SPECS, RUMMY_PRESETS
 
 
-def _ref(name: str) -> dict[str, str]:
+def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
@@ -32,7 +32,7 @@ def _dispute_docs() -> dict[str, Any]:
     return openapi_fragments()
 
 
-def _errors(*statuses: int) -> dict[str, Any]:
+def error_responses(*statuses: int) -> dict[str, Any]:
     return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
 
 
@@ -76,7 +76,7 @@ _SCHEMAS: dict[str, Any] = {
                 "minItems": 2,
                 "description": "Unique names in seat order (clockwise).",
             },
-            "options": _ref("Options"),
+            "options": ref("Options"),
             "first_dealer": {
                 "type": "string",
                 "nullable": True,
@@ -135,11 +135,11 @@ _SCHEMAS: dict[str, Any] = {
         "properties": {
             "id": {"type": "string"},
             "variant": {"type": "string"},
-            "options": _ref("Options"),
+            "options": ref("Options"),
             "players": {"type": "array", "items": {"type": "string"}},
-            "rounds": {"type": "array", "items": _ref("PlayedRound")},
+            "rounds": {"type": "array", "items": ref("PlayedRound")},
             "totals": _NAMES,
-            "next_round": _ref("NextRound"),
+            "next_round": ref("NextRound"),
             "finished": {"type": "boolean"},
             "winners": {
                 "type": "array",
@@ -151,7 +151,7 @@ _SCHEMAS: dict[str, Any] = {
     },
     "CreatedGame": {
         "allOf": [
-            _ref("Game"),
+            ref("Game"),
             {
                 "type": "object",
                 "required": ["edit_key"],
@@ -179,14 +179,14 @@ _SCHEMAS: dict[str, Any] = {
     },
 }
 
-_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+GAME_ID_PARAMETER = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+KEY_PARAMETER = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
 
 
 def openapi_document() -> dict[str, Any]:
     """The API description as an OpenAPI 3.0 document."""
-    game = _json(_ref("Game"), "The game state.")
-    round_body = {"required": True, "content": {"application/json": {"schema": _ref("RoundEntry")}}}
+    game = _json(ref("Game"), "The game state.")
+    round_body = {"required": True, "content": {"application/json": {"schema": ref("RoundEntry")}}}
     document = {
         "openapi": "3.0.3",
         "info": {
@@ -200,72 +200,72 @@ def openapi_document() -> dict[str, Any]:
                 "get": {
                     "summary": "List games",
                     "operationId": "listGames",
-                    "responses": {"200": _json(_ref("GameList"), "Every game, newest first.")},
+                    "responses": {"200": _json(ref("GameList"), "Every game, newest first.")},
                 },
                 "post": {
                     "summary": "Start a game",
                     "operationId": "createGame",
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("NewGame")}}},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": ref("NewGame")}}},
                     "responses": {
-                        "201": _json(_ref("CreatedGame"), "The new game, with its edit key."),
-                        **_errors(400, 429),
+                        "201": _json(ref("CreatedGame"), "The new game, with its edit key."),
+                        **error_responses(400, 429),
                     },
                 },
             },
             "/api/games/{game_id}": {
-                "parameters": [_GAME_ID],
+                "parameters": [GAME_ID_PARAMETER],
                 "get": {
                     "summary": "A game's state",
                     "operationId": "getGame",
-                    "responses": {"200": game, **_errors(404)},
+                    "responses": {"200": game, **error_responses(404)},
                 },
                 "delete": {
                     "summary": "Delete a game",
                     "operationId": "deleteGame",
-                    "parameters": [_KEY],
+                    "parameters": [KEY_PARAMETER],
                     "responses": {
                         "200": _json({"type": "object", "properties": {"deleted": {"type": "string"}}}, "Deleted."),
-                        **_errors(403, 404, 409),
+                        **error_responses(403, 404, 409),
                     },
                 },
             },
             "/api/games/{game_id}/rounds": {
-                "parameters": [_GAME_ID],
+                "parameters": [GAME_ID_PARAMETER],
                 "post": {
                     "summary": "Score the next round",
                     "operationId": "addRound",
-                    "parameters": [_KEY],
+                    "parameters": [KEY_PARAMETER],
                     "requestBody": round_body,
                     "responses": {
-                        "201": _json(_ref("Game"), "The game state with the new round."),
-                        **_errors(400, 403, 404, 409),
+                        "201": _json(ref("Game"), "The game state with the new round."),
+                        **error_responses(400, 403, 404, 409),
                     },
                 },
             },
             "/api/games/{game_id}/rounds/{number}": {
                 "parameters": [
-                    _GAME_ID,
+                    GAME_ID_PARAMETER,
                     {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
                 ],
                 "put": {
                     "summary": "Correct a round; its previous values are kept in the history",
                     "operationId": "correctRound",
-                    "parameters": [_KEY],
+                    "parameters": [KEY_PARAMETER],
                     "requestBody": round_body,
-                    "responses": {"200": game, **_errors(400, 403, 404, 409)},
+                    "responses": {"200": game, **error_responses(400, 403, 404, 409)},
                 },
             },
             "/api/games/{game_id}/rounds/last": {
-                "parameters": [_GAME_ID],
+                "parameters": [GAME_ID_PARAMETER],
                 "delete": {
                     "summary": "Undo the last round (404 when no round has been played)",
                     "operationId": "undoRound",
-                    "parameters": [_KEY],
-                    "responses": {"200": game, **_errors(403, 404, 409)},
+                    "parameters": [KEY_PARAMETER],
+                    "responses": {"200": game, **error_responses(403, 404, 409)},
                 },
             },
             "/api/games/{game_id}/version": {
-                "parameters": [_GAME_ID],
+                "parameters": [GAME_ID_PARAMETER],
                 "get": {
                     "summary": "The game's version, for live updates: poll it with If-None-Match",
                     "description": 'The ETag is "v<version>"; the version rises with every change to the game. '
@@ -283,16 +283,16 @@ def openapi_document() -> dict[str, Any]:
                             "The current version (ETag header: its entity tag).",
                         ),
                         "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
-                        **_errors(404),
+                        **error_responses(404),
                     },
                 },
             },
             "/api/games/{game_id}/key": {
-                "parameters": [_GAME_ID],
+                "parameters": [GAME_ID_PARAMETER],
                 "post": {
                     "summary": "Replace the edit key: the current one (X-Edit-Key) stops working at once",
                     "operationId": "replaceEditKey",
-                    "parameters": [_KEY],
+                    "parameters": [KEY_PARAMETER],
                     "responses": {
                         "200": _json(
                             {
@@ -302,7 +302,7 @@ def openapi_document() -> dict[str, Any]:
                             },
                             "The new edit key.",
                         ),
-                        **_errors(403, 404, 409, 429),
+                        **error_responses(403, 404, 409, 429),
                     },
                 },
             },
@@ -318,7 +318,7 @@ def openapi_document() -> dict[str, Any]:
         "components": {
             "schemas": _SCHEMAS,
             "responses": {
-                f"E{status}": _json(_ref("Error"), text) for status, text in _ERRORS.items()
+                f"E{status}": _json(ref("Error"), text) for status, text in _ERRORS.items()
             },
         },
     }
@@ -332,25 +332,25 @@ def _complete(document: dict[str, Any]) -> dict[str, Any]:
     """What every part of the API shares: a game answer is either kind of game, a body can be too
     large, and a keyed request can be refused for the key or for too many wrong keys."""
     schemas = document["components"]["schemas"]
-    schemas["CreatedPlayOrPayGame"] = {"allOf": [_ref("PlayOrPayGame"), schemas["CreatedGame"]["allOf"][1]]}
-    schemas["AnyGame"] = {"anyOf": [_ref("Game"), _ref("PlayOrPayGame")]}
-    schemas["AnyCreatedGame"] = {"anyOf": [_ref("CreatedGame"), _ref("CreatedPlayOrPayGame")]}
+    schemas["CreatedPlayOrPayGame"] = {"allOf": [ref("PlayOrPayGame"), schemas["CreatedGame"]["allOf"][1]]}
+    schemas["AnyGame"] = {"anyOf": [ref("Game"), ref("PlayOrPayGame")]}
+    schemas["AnyCreatedGame"] = {"anyOf": [ref("CreatedGame"), ref("CreatedPlayOrPayGame")]}
     paths = document["paths"]
     for path, method, status, schema in [
         ("/api/games", "post", "201", "AnyCreatedGame"),
         ("/api/games/import", "post", "201", "AnyCreatedGame"),
         ("/api/games/{game_id}", "get", "200", "AnyGame"),
     ]:
-        paths[path][method]["responses"][status]["content"]["application/json"]["schema"] = _ref(schema)
-    paths["/api/games/{game_id}/rounds/last"]["delete"]["responses"].update(_errors(400))
+        paths[path][method]["responses"][status]["content"]["application/json"]["schema"] = ref(schema)
+    paths["/api/games/{game_id}/rounds/last"]["delete"]["responses"].update(error_responses(400))
     for item in paths.values():
         for operation in item.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
             if "requestBody" in operation:
-                responses.setdefault("413", _errors(413)["413"])
+                responses.setdefault("413", error_responses(413)["413"])
             if any(parameter.get("name") == "X-Edit-Key" for parameter in operation.get("parameters", [])):
                 for status in ("403", "429"):
-                    responses.setdefault(status, _errors(int(status))[status])
+                    responses.setdefault(status, error_responses(int(status))[status])
     return document

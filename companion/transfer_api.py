@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import money, services, transfer
+from companion import money, openapi, services, transfer
 
 bp = Blueprint("transfer_api", __name__, url_prefix="/api")
 
@@ -72,8 +72,8 @@ def extend_openapi(document: dict[str, Any]) -> dict[str, Any]:
     """Add the export and import endpoints to the API description (companion.openapi calls this)."""
     document = copy.deepcopy(document)
     document["components"]["schemas"]["GameExport"] = _EXPORT
-    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    errors = {str(status): {"$ref": f"#/components/responses/E{status}"} for status in (400, 429)}
+    game_id = openapi.GAME_ID_PARAMETER
+    errors = openapi.error_responses(400, 429)
     document["paths"]["/api/games/{game_id}/export"] = {
         "parameters": [game_id],
         "get": {
@@ -83,9 +83,9 @@ def extend_openapi(document: dict[str, Any]) -> dict[str, Any]:
             "responses": {
                 "200": {
                     "description": "The game export.",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/GameExport"}}},
+                    "content": {"application/json": {"schema": openapi.ref("GameExport")}},
                 },
-                "404": {"$ref": "#/components/responses/E404"},
+                **openapi.error_responses(404),
             },
         },
     }
@@ -97,12 +97,12 @@ def extend_openapi(document: dict[str, Any]) -> dict[str, Any]:
             "operationId": "importGame",
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/GameExport"}}},
+                "content": {"application/json": {"schema": openapi.ref("GameExport")}},
             },
             "responses": {
                 "201": {
                     "description": "The new game, with its edit key.",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreatedGame"}}},
+                    "content": {"application/json": {"schema": openapi.ref("CreatedGame")}},
                 },
                 **errors,
                 "413": {"description": "The file is too large."},
