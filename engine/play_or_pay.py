@@ -25,6 +25,7 @@ from typing import Any, ClassVar, TypeGuard
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import CardError, EngineError
+from engine.rules import DECISIONS
 
 __all__ = [
     "CHIPS_OPTION",
@@ -1241,8 +1242,8 @@ RULES_IN_SHORT: tuple[RuleLine, ...] = (
     ),
     RuleLine(
         "Chips",
-        "Each player starts with the same stack of chips; chips may stand for money. "
-        "A balance may go below zero and is then shown as owed.",
+        "Each player starts with the same stack of chips; chips may stand for money, and then players may "
+        "buy more before the first hand or between hands. A balance may go below zero and is then shown as owed.",
     ),
     RuleLine(
         "Play or pay",
@@ -1287,4 +1288,5 @@ COMPANION_RULES: tuple[RuleLine, ...] = (
         "paying said they did not hold it. The flag is shown on the hand page; it moves no chips, "
         "the table decides what to do about it.",
     ),
+    RuleLine(f"{DECISIONS['D17'].id} — {DECISIONS['D17'].title}", DECISIONS["D17"].text),
 )

@@ -297,7 +297,8 @@ def can_seat(preset: Preset, players: int) -> bool:
     return preset.min_players <= players <= preset.max_players
 
 
-_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9")
+_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16")
+_NO_LAY_OFF_DECISIONS = ("D1", "D7", "D8", "D9", "D10", "D14", "D15", "D16")
 
 PRESETS: dict[str, Preset] = {
     preset.id: preset
@@ -321,7 +322,7 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player has one last turn, drawing from the stock only.",
             penalty_text="A-7 score 5; 8-K score 10; jokers, 2s and the round's rank score 15.",
             money="none",
-            decisions=("D1", "D2", *_RUMMY_DECISIONS[1:]),
+            decisions=("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
         ),
         Preset(
             id="pay-me-family",
@@ -343,7 +344,7 @@ PRESETS: dict[str, Preset] = {
             penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank "
             "scores by its own rank (D4).",
             money="none",
-            decisions=("D1", "D3", "D4", *_RUMMY_DECISIONS[1:]),
+            decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
         ),
         Preset(
             id="three-thirteen",
@@ -370,7 +371,7 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player has one more turn.",
             penalty_text="Ace 1; 2-10 face value; J, Q, K 10; a wild scores its face value.",
             money="none",
-            decisions=("D1", "D7", "D8", "D9"),
+            decisions=_NO_LAY_OFF_DECISIONS,
         ),
         Preset(
             id="3-13",
@@ -419,7 +420,7 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Every other player pays one chip per card still held.",
             penalty_text="One chip per card left in hand.",
             money="chips",
-            decisions=(),
+            decisions=("D17",),
         ),
     )
 }
@@ -445,8 +446,8 @@ DECISIONS: dict[str, Decision] = {
             "A wild card is always wild",
             'Seed 000 defines naturals as "non-wild" cards and says a wild may stand for "a card '
             'of its own denomination". So in round 3 of Pay Me (5s wild), 5♥ 5♠ 5♦ is three wild '
-            "cards and no naturals: not a legal meld. Option wild_in_place_natural lets a wild card "
-            "that stands exactly for itself count as natural.",
+            "cards and no naturals: not a legal meld. The house rule Wild in its own place is natural lets a "
+            "wild card that stands exactly for itself count as natural.",
             "wild_in_place_natural",
         ),
         Decision(
@@ -507,8 +508,81 @@ DECISIONS: dict[str, Decision] = {
             None,
         ),
         Decision("D9", "Ties", "Equal lowest totals share the win.", None),
+        Decision(
+            "D10",
+            "The cards decide, not the order they are written in",
+            "A player may arrange their cards as they lay them down, so a meld is refused only when no "
+            "arrangement of its cards is legal. In Pay Me round 5, 5♥ 6♥ JK 2♣ is accepted, read as "
+            "JK=4♥ 5♥ 6♥ 2♣=7♥. The written order only chooses between legal readings, and the companion "
+            "shows how it read the meld. A card's role written with = (JK=7♥) is binding.",
+            None,
+        ),
+        Decision(
+            "D11",
+            "Equally good choices",
+            "When a player's lowest penalty can be reached in several ways, the companion lays off as few "
+            "cards as possible (a player keeps their own melds), then puts a laid-off wild at the upper end "
+            "of a run. It lists every lay-off (which card went onto which meld, and where), so a table that "
+            "played it otherwise can see it and type the points.",
+            "lay_offs",
+        ),
+        Decision(
+            "D12",
+            "Wild aces in runs",
+            "In the full cycle's 14-card round aces are wild: an ace is then a wild card and may stand in a "
+            "run for any other rank, even with No aces in runs, which only stops a card standing for an ace "
+            "in a run.",
+            "full_cycle",
+        ),
+        Decision(
+            "D13",
+            "Open readings",
+            "Some melds can be read in more than one way: a meld of wild cards only; cards that make both a "
+            "set and a run (in 3-13, 2♥ 3♥ JK is three 3s or 2♥ 3♥ 4♥); a wild whose place is not fixed "
+            "(in 5♥ JK 6♥ the joker may be 4♥ or 7♥). Every legal reading stays open until a lay-off needs "
+            "one, and that lay-off fixes it for the players after: once Bob lays off 3♥ below JK=4♥, Cy can "
+            "no longer lay off 8♥. A role written with = fixes it at once. The cards of the player who went "
+            "out, entered all together, are split into the fewest melds, each kept open in the same way; "
+            "entering the melds one by one is exact.",
+            "lay_offs",
+        ),
+        Decision(
+            "D14",
+            "One ace per run",
+            "When aces count both low and high, a run may start or end with an ace but not both: never "
+            "A-2-…-K-A, so a run holds at most 13 cards.",
+            "ace",
+        ),
+        Decision(
+            "D15",
+            "House rules outside their own game",
+            "Doubled rounds, set to true (the 3-13 default), doubles the last two deals actually played: "
+            "rounds 10 and 11, or 22 and 23 with the full cycle. Rounds a table names itself stay as named. "
+            "Under a penalty table that scores cards by face value, a joker left in hand scores 15.",
+            "double_rounds",
+        ),
+        Decision(
+            "D16",
+            "When the stock runs out",
+            "The discard pile, except its top card, is shuffled to make a new stock; a round always ends "
+            "with someone going out. A misdeal is dealt again and is not recorded.",
+            None,
+        ),
+        Decision(
+            "D17",
+            "Play or Pay money",
+            "When chips stand for money, players buy chips from the table before the first hand or between "
+            "hands, as many as they like. Each purchase is written in the ledger, and undo takes it back "
+            "like any other entry. A player's result is the chips they hold minus the chips they bought, so "
+            "the results add up to zero. Without money, everyone starts with the same stack. The game ends "
+            "when the table says so.",
+            None,
+        ),
     )
 }
+
+_LAY_OFF_DECISIONS = ("D5", "D6", "D11", "D13")
+_FULL_CYCLE_DECISIONS = ("D2", "D12")
 
 
 @dataclass(frozen=True)
@@ -523,13 +597,25 @@ class RuleSet:
         return 23 if self.options.full_cycle else 11
 
     def decisions(self) -> tuple[Decision, ...]:
-        """The decisions that apply to this rule set, for the rules pages."""
-        ids = list(self.preset.decisions)
-        if self.options.full_cycle and "D2" not in ids:
-            ids.insert(1, "D2")
-        if not self.options.lay_offs:
-            ids = [decision for decision in ids if decision not in ("D5", "D6")]
-        return tuple(DECISIONS[decision] for decision in ids)
+        """The decisions that apply to this rule set, for the rules pages, in order.
+
+        The preset's own, plus the full cycle's when it is on and the lay-offs' when they are allowed;
+        without lay-offs or with no aces in runs, the decisions about them are left out.
+
+        >>> [decision.id for decision in rule_set("three-thirteen", {"lay_offs": "true"}).decisions()]
+        ['D1', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'D11', 'D13', 'D14', 'D15', 'D16']
+        """
+        ids = set(self.preset.decisions)
+        if self.preset.kind == "rummy":
+            if self.options.full_cycle:
+                ids.update(_FULL_CYCLE_DECISIONS)
+            if self.options.lay_offs:
+                ids.update(_LAY_OFF_DECISIONS)
+            else:
+                ids.difference_update(_LAY_OFF_DECISIONS)
+            if self.options.no_aces_in_runs:
+                ids.discard("D14")
+        return tuple(DECISIONS[decision] for decision in sorted(ids, key=lambda decision: int(decision[1:])))
 
 
 def get_preset(variant: str) -> Preset:
