@@ -129,16 +129,25 @@ def _parse_choice(spec: OptionSpec, value: object) -> Any:
     return enum_type(text)
 
 
-def _parse_rounds(key: str, value: object) -> frozenset[int]:
-    """Doubled rounds: a list of round numbers, ``10,11``, or true/false/none."""
+class LastTwoDeals(Enum):
+    """`double_rounds` set to true: the last two deals of the schedule actually played (D15)."""
+
+    LAST_TWO = "last_two"
+
+
+LAST_TWO_DEALS = LastTwoDeals.LAST_TWO
+
+
+def _parse_rounds(key: str, value: object) -> frozenset[int] | LastTwoDeals:
+    """Doubled rounds: a list of round numbers, ``10,11``, true (the last two deals) or false/none."""
     if isinstance(value, bool):
-        return DEFAULT_DOUBLE_ROUNDS if value else frozenset()
+        return LAST_TWO_DEALS if value else frozenset()
     if isinstance(value, list | tuple):
         items = [str(item) for item in value]
     else:
         text = str(value).strip().lower()
         if text in _TRUE:
-            return DEFAULT_DOUBLE_ROUNDS
+            return LAST_TWO_DEALS
         if text in _FALSE | {"none", ""}:
             return frozenset()
         items = [item for item in text.replace(" ", ",").split(",") if item]
@@ -150,7 +159,7 @@ def _parse_rounds(key: str, value: object) -> frozenset[int]:
     return frozenset(rounds)
 
 
-DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})
+DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})  # the last two of the standard 11 deals
 
 _CHOICE_TYPES: dict[str, type[Enum]] = {
     "ace": AceRule,
@@ -232,7 +241,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "double_rounds",
             "rounds",
             "Doubled rounds",
-            "Rounds whose penalties count double (true means rounds 10 and 11).",
+            "Rounds whose penalties count double; true means the last two deals: rounds 10 and 11, "
+            "or 22 and 23 with the full cycle.",
         ),
     )
 }
@@ -594,7 +604,7 @@ class RuleSet:
 
     @property
     def rounds(self) -> int:
-        return 23 if self.options.full_cycle else 11
+        return _round_count(self.options.full_cycle)
 
     def decisions(self) -> tuple[Decision, ...]:
         """The decisions that apply to this rule set, for the rules pages, in order.
@@ -638,15 +648,40 @@ def parse_options(overrides: Mapping[str, object]) -> dict[str, Any]:
 
 
 def rule_set(variant: str, overrides: Mapping[str, object] | None = None) -> RuleSet:
-    """The rule set for a preset id with validated house-rule overrides."""
+    """The rule set for a preset id with validated house-rule overrides.
+
+    Doubled rounds given as true, or left at the 3-13 default, are the last two deals actually
+    played (D15); rounds a table names stay as named.
+
+    >>> sorted(rule_set("3-13", {"full_cycle": True}).options.double_rounds)
+    [22, 23]
+    >>> sorted(rule_set("3-13", {"full_cycle": True, "double_rounds": "10,11"}).options.double_rounds)
+    [10, 11]
+    """
     preset = get_preset(variant)
-    options = replace(preset.defaults, **parse_options(overrides or {}))
+    parsed = parse_options(overrides or {})
+    full_cycle = parsed.get("full_cycle", preset.defaults.full_cycle)
+    doubled = parsed.get("double_rounds", _preset_double_rounds(preset))
+    if doubled is LAST_TWO_DEALS:
+        rounds = _round_count(full_cycle)
+        parsed["double_rounds"] = frozenset({rounds - 1, rounds})
+    options = replace(preset.defaults, **parsed)
     _verify_rounds_exist(options)
     return RuleSet(preset, options)
 
 
+def _preset_double_rounds(preset: Preset) -> frozenset[int] | LastTwoDeals:
+    """A preset's doubled rounds; the 3-13 default is the last two deals, however many are played."""
+    default = preset.defaults.double_rounds
+    return LAST_TWO_DEALS if default == DEFAULT_DOUBLE_ROUNDS else default
+
+
+def _round_count(full_cycle: bool) -> int:
+    return 23 if full_cycle else 11
+
+
 def _verify_rounds_exist(options: Options) -> None:
-    rounds = 23 if options.full_cycle else 11
+    rounds = _round_count(options.full_cycle)
     beyond = sorted(number for number in options.double_rounds if number > rounds)
     if beyond:
         raise OptionError(f'option "double_rounds" names round {beyond[0]}, but the game has {rounds} rounds')
