@@ -279,6 +279,8 @@ class Preset:
     penalty_text: str
     money: str  # "none", "pot" or "chips"
     decisions: tuple[str, ...]
+    discard_pile_text: str = ""  # how to start the discard pile (RULES.md 5)
+    left_of_scorekeeper_deals: bool = False  # a way to pick the first dealer that only 3-13 has
 
     def table_for(self, players: int) -> DeckRow:
         """Decks and jokers for a number of players.
@@ -308,6 +310,7 @@ def can_seat(preset: Preset, players: int) -> bool:
 
 
 _RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16")
+_STOCK_CARD_UP = "Turn the top card of the stock face up to start the discard pile."
 _NO_LAY_OFF_DECISIONS = ("D1", "D7", "D8", "D9", "D10", "D14", "D15", "D16")
 
 PRESETS: dict[str, Preset] = {
@@ -333,6 +336,7 @@ PRESETS: dict[str, Preset] = {
             penalty_text="A-7 score 5; 8-K score 10; jokers, 2s and the round's rank score 15.",
             money="none",
             decisions=("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
+            discard_pile_text=_STOCK_CARD_UP,
         ),
         Preset(
             id="pay-me-family",
@@ -355,6 +359,7 @@ PRESETS: dict[str, Preset] = {
             "scores by its own rank (D4).",
             money="none",
             decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
+            discard_pile_text=_STOCK_CARD_UP,
         ),
         Preset(
             id="three-thirteen",
@@ -382,6 +387,7 @@ PRESETS: dict[str, Preset] = {
             penalty_text="Ace 1; 2-10 face value; J, Q, K 10; a wild scores its face value.",
             money="none",
             decisions=_NO_LAY_OFF_DECISIONS,
+            discard_pile_text="The dealer turns the last card dealt face up to start the discard pile.",
         ),
         Preset(
             id="3-13",
@@ -410,6 +416,9 @@ PRESETS: dict[str, Preset] = {
             penalty_text="A 15; 3-10 face value; J, Q, K 10; wilds 0. Rounds 10 and 11 score double.",
             money="pot",
             decisions=_RUMMY_DECISIONS,
+            discard_pile_text="Start the discard pile staggered so that two cards show; "
+            "taking the lower one costs the second-discard fee when the game has a pot.",
+            left_of_scorekeeper_deals=True,
         ),
         Preset(
             id="play-or-pay",
@@ -431,6 +440,7 @@ PRESETS: dict[str, Preset] = {
             penalty_text="One chip per card left in hand.",
             money="chips",
             decisions=("D17",),
+            discard_pile_text="There is no discard pile: the whole deck is dealt.",
         ),
     )
 }

@@ -119,9 +119,16 @@ def test_round_json_shape() -> None:
         "cards": 3,
         "wild": ["JK", "2", "3"],
         "multiplier": 1,
+        "discard_pile": "Turn the top card of the stock face up to start the discard pile.",
     }
     last = round_info(rule_set("3-13"), 11).as_json()
-    assert last == {"round": 11, "cards": 13, "wild": ["JK", "2"], "multiplier": 2}
+    assert {key: last[key] for key in ("round", "cards", "wild", "multiplier")} == {
+        "round": 11,
+        "cards": 13,
+        "wild": ["JK", "2"],
+        "multiplier": 2,
+    }
+    assert "second-discard fee" in last["discard_pile"]
 
 
 def test_play_or_pay_has_no_rounds() -> None:
