@@ -174,7 +174,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "full_cycle",
             "bool",
             "Full cycle",
-            "Deal up to 14 cards (Aces wild) and back down to 3: 23 rounds instead of 11 (D2).",
+            "Deal up to 14 cards (Aces wild) and back down to 3: 23 rounds instead of 11.",
         ),
         OptionSpec(
             "distinct_suit_sets",
@@ -192,7 +192,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "ace",
             "choice",
             "Ace in runs",
-            "low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
+            "Low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
             tuple(rule.value for rule in AceRule),
             ("Low: A-2-3, never Q-K-A", "High: Q-K-A, never A-2-3", "Both: A-2-3 and Q-K-A, never K-A-2"),
         ),
@@ -200,8 +200,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "wild_limit",
             "choice",
             "Wild cards per meld",
-            "none: any number, all-wild melds allowed; "
-            "not_more_than_naturals: never more wilds than naturals in a meld.",
+            "Any number of wild cards, even melds of wild cards only; "
+            "or never more wild cards than natural cards in a meld.",
             tuple(limit.value for limit in WildLimit),
             ("Any number, all-wild melds too", "Never more wilds than naturals"),
         ),
@@ -215,7 +215,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "wild_in_place_natural",
             "bool",
             "Wild in its own place is natural",
-            "A wild card that stands exactly for itself counts as a natural card (overrides D1).",
+            "A wild card that stands exactly for itself counts as a natural card; "
+            "otherwise a wild card is always wild.",
         ),
         OptionSpec(
             "lay_offs",
@@ -227,7 +228,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "discard_to_go_out",
             "bool",
             "Must discard to go out",
-            "true: going out needs a final discard; false: with or without a final discard.",
+            "On: going out needs a final discard; off: with or without a final discard.",
         ),
         OptionSpec(
             "penalty_table",
@@ -241,8 +242,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "double_rounds",
             "rounds",
             "Doubled rounds",
-            "Rounds whose penalties count double; true means the last two deals: rounds 10 and 11, "
-            "or 22 and 23 with the full cycle.",
+            "Rounds whose penalties count double, such as 10, 11. Switched on without naming rounds, "
+            "it doubles the last two deals: 10 and 11, or 22 and 23 with the full cycle.",
         ),
     )
 }
@@ -352,11 +353,10 @@ PRESETS: dict[str, Preset] = {
             defaults=Options(penalty_table=PenaltyTable.PAY_ME_FAMILY),
             summary="Pay Me as a family in Indiana plays it: eleven deals, 3 to 13 cards, "
             "the round's rank and jokers wild, 2s natural.",
-            wild_text="Jokers and the round's rank are wild (D3); 2s are natural.",
+            wild_text="Jokers and the round's rank are wild; 2s are natural.",
             going_out_text="Declare with or without a final discard.",
             after_going_out_text="Each other player draws once more from the stock and discards.",
-            penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank "
-            "scores by its own rank (D4).",
+            penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank scores by its own rank.",
             money="none",
             decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
             discard_pile_text=_STOCK_CARD_UP,

@@ -379,3 +379,25 @@ def test_decisions_come_in_order_and_each_preset_page_shows_its_own() -> None:
         shown = ids(variant)
         assert shown == sorted(shown, key=lambda decision: int(decision[1:]))
         assert set(PRESETS[variant].decisions) <= set(shown)
+
+
+def test_option_words_name_no_decision_codes_and_no_option_keys() -> None:
+    keys = "|".join(key for key in [*OPTION_SPECS, "not_more_than_naturals"] if "_" in key)
+    for spec in OPTION_SPECS.values():
+        for words in (spec.title, spec.effect, *spec.labels):
+            assert not re.search(r"\bD\d+\b", words), words
+            assert not re.search(rf"\b({keys})\b", words), words
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_preset_words_name_no_decision_codes(variant: str) -> None:
+    preset = PRESETS[variant]
+    for words in (
+        preset.summary,
+        preset.wild_text,
+        preset.going_out_text,
+        preset.after_going_out_text,
+        preset.penalty_text,
+        preset.discard_pile_text,
+    ):
+        assert not re.search(r"\bD\d+\b", words), words
