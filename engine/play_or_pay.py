@@ -1114,9 +1114,7 @@ def purchase(state: GameState, player: str, chips: int) -> GameState:
     >>> game.balances, game.bought["Cy"], game.results["Cy"], game.ledger[-1].as_json()
     ({'Ann': 20, 'Bob': 20, 'Cy': 35}, 35, 0, {'hand': 1, 'player': 'Cy', 'kind': 'purchase', 'amount': 15})
     """
-    verify_purchase(state, player, chips)
-    entry = ChipEntry(state.hand.hand, player, ChipKind.PURCHASE, chips)
-    return replace(state, ledger=(*state.ledger, entry), events=(*state.events, PurchaseEvent(player, chips)))
+    return apply_event(state, PurchaseEvent(player, chips))
 
 
 def _seat(state: GameState, player: str) -> int:
@@ -1145,18 +1143,23 @@ def apply_event(state: GameState, event: Event) -> GameState:
     >>> game.results, game.hand.hand, len(game.events)
     ({'Ann': 4, 'Bob': -3, 'Cy': -1}, 2, 1)
     """
+    return replace(_applied(state, event), events=(*state.events, event))
+
+
+def _applied(state: GameState, event: Event) -> GameState:
+    """The game after the event, its list of events left as it was (`replay` sets it once, at the end)."""
     if isinstance(event, PurchaseEvent):
-        return purchase(state, event.player, event.chips)
+        verify_purchase(state, event.player, event.chips)
+        entry = ChipEntry(state.hand.hand, event.player, ChipKind.PURCHASE, event.chips)
+        return replace(state, ledger=(*state.ledger, entry))
     hand = _hand_after(state.hand, state, event)
-    events = (*state.events, event)
     if not hand.finished:
-        return replace(state, hand=hand, events=events, hand_events=state.hand_events + 1)
+        return replace(state, hand=hand, hand_events=state.hand_events + 1)
     return replace(
         state,
         hand=next_hand(hand),
         hands=(*state.hands, hand),
         ledger=state.ledger + hand.settlement,
-        events=events,
         hand_events=0,
     )
 
@@ -1199,10 +1202,12 @@ def replay(
     ({'Ann': 25, 'Bob': 20, 'Cy': 19}, Card(rank=<Rank.EIGHT: 8>, suit=<Suit.HEARTS: 'H'>), 2)
     """
     state = start_game(players, stack, first_dealer)
+    applied: list[Event] = []
     for event in events:
         parsed = event if isinstance(event, Event) else Event.parse(event, state.players)
-        state = apply_event(state, parsed)
-    return state
+        state = _applied(state, parsed)
+        applied.append(parsed)
+    return replace(state, events=tuple(applied))
 
 
 def undo_last_event(state: GameState) -> GameState:
