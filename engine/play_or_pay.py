@@ -4,6 +4,10 @@ Players hold real cards, so the companion trusts what is reported; it knows only
 have been played, how many cards each player still holds, and who paid for which card.
 Seats are numbered from 0 in clockwise order; "left" is the next seat.
 
+A game is the events its table reports, replayed in order: cards played, chips paid, hands
+entered after the fact and chips bought (D17). `Event.parse` reads one from JSON and `to_json`
+writes it back; `apply_event`, `replay` and `undo_last_event` give the `GameState` after them.
+
 >>> hand = start_hand(["Ann", "Bob", "Cy"], dealer=0)
 >>> hand.cards_left, hand.turn
 ((17, 18, 17), 1)
@@ -234,7 +238,8 @@ CHIPS_OPTION = ChipsOption(
     maximum=MAX_CHIPS,
     effect="Each player buys this many chips before the first hand, and every balance starts there. "
     "It changes no rule of play: every chip paid goes into the pot and on to the hand's winner, "
-    "so chips only move between players, and a player who runs out goes below zero (owes).",
+    "so chips only move between players, and a player who runs out goes below zero (owes). "
+    "Players may buy more chips before the first hand or between hands.",
 )
 
 
