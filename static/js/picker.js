@@ -357,7 +357,8 @@
       const rank = button.dataset.rank;
       const word = suit ? `${RANK_WORDS[rank]} of ${suit.name.toLowerCase()}` : RANK_WORDS[rank];
       const wild = config.wildRanks.has(rank);
-      button.setAttribute("aria-label", wild ? `${word}, wild` : word);
+      // The name starts with what the button shows (10, K), then says it in words.
+      button.setAttribute("aria-label", `${rank} (${word.toLowerCase()}${wild ? ", wild" : ""})`);
       button.classList.toggle("cp-wild", wild);
       button.querySelector(".cp-rank-suit").textContent = suit ? suit.symbol : "";
       if (suit) button.removeAttribute("aria-pressed");

@@ -129,16 +129,16 @@ def test_sticky_suit_mode_and_labels(page: Any) -> None:
     taps = Taps(page)
     ten = taps.panel.locator('[data-rank="10"]')
     hearts = taps.panel.locator("[data-suit=H]")
-    assert ten.get_attribute("aria-label") == "Ten"
+    assert ten.get_attribute("aria-label") == "10 (ten)"
     assert hearts.get_attribute("aria-label") == "Hearts"
     taps.suit("H")
     assert hearts.get_attribute("aria-pressed") == "true"
-    assert ten.get_attribute("aria-label") == "Ten of hearts"
+    assert ten.get_attribute("aria-label") == "10 (ten of hearts)"
     assert "Adding ♥ hearts" in taps.panel.locator(".cp-mode").inner_text()
     assert ten.inner_text().replace("\n", "") == "10♥"
     taps.suit("H")  # tapping the sticky suit again releases it
     assert taps.sticky_suit() is None
-    assert ten.get_attribute("aria-label") == "Ten"
+    assert ten.get_attribute("aria-label") == "10 (ten)"
 
 
 def test_duplicates_allowed_up_to_decks_then_refused(page: Any) -> None:
@@ -308,7 +308,7 @@ def test_wild_ranks_are_marked(chromium: Any) -> None:
     try:
         taps = Taps(page)
         assert taps.panel.locator(".cp-rank.cp-wild").evaluate_all("b => b.map(x => x.dataset.rank)") == ["2", "K"]
-        assert taps.panel.locator('[data-rank="2"]').get_attribute("aria-label") == "Two, wild"
+        assert taps.panel.locator('[data-rank="2"]').get_attribute("aria-label") == "2 (two, wild)"
         taps.enter("2C 3C")
         assert taps.panel.locator(".cp-chip.cp-wild").evaluate_all("c => c.map(x => x.dataset.card)") == ["2C"]
     finally:

@@ -1,0 +1,170 @@
+"""Every page, checked by axe-core in headless Chromium on a 360×740 phone: no serious or critical violation.
+
+axe-core is vendored from the npm registry (tests/vendor/axe-core). Each page is checked in the
+light and the dark colour scheme, as the phone that holds the game's edit key sees it (so the
+edit forms are on the page), and the pages a phone without the key sees are checked too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.servers import call
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+_RUN_AXE = """
+async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary),
+  }));
+}
+"""
+
+
+def _game(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
+    status, game = call(base_url, "POST", "/api/games", body)
+    assert status == 201, game
+    return dict(game)
+
+
+def _round(base_url: str, game: dict[str, Any], body: dict[str, Any]) -> None:
+    status, answer = call(base_url, "POST", f"/api/games/{game['id']}/rounds", body, key=game["edit_key"])
+    assert status == 201, answer
+
+
+def _tables(base_url: str) -> dict[str, dict[str, Any]]:
+    """A Pay Me game two rounds in (one scored from cards), a finished 3-13 money game, and Play or Pay."""
+    pay_me = _game(base_url, {"variant": "pay-me", "players": PLAYERS[:3], "first_dealer": "Ann"})
+    _round(base_url, pay_me, {"went_out": "Bob", "scores": {"Ann": 15, "Bob": 0, "Cy": 30}})
+    _round(
+        base_url,
+        pay_me,
+        {"went_out": "Ann", "declarer": ["4H 5H 6H 7H"], "hands": {"Bob": "8H 9S 10S JS", "Cy": "KD QD JD 2C"}},
+    )
+    money = _game(base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann"})
+    for number in range(11):
+        scores = {name: (seat + number) % 5 * 7 for seat, name in enumerate(PLAYERS)}
+        went_out = next(name for name, points in scores.items() if points == 0)
+        _round(base_url, money, {"went_out": went_out, "scores": scores})
+    chips = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:4], "first_dealer": "Ann"})
+    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips}
+
+
+def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
+    pay_me, money, chips = (tables[kind]["id"] for kind in ("pay-me", "3-13", "play-or-pay"))
+    return [
+        "/",
+        "/games/new",
+        "/games/new/chips",
+        "/check",
+        "/rules",
+        "/rules/pay-me",
+        "/rules/pay-me-family",
+        "/rules/three-thirteen",
+        "/rules/3-13",
+        "/rules/play-or-pay",
+        "/sheets",
+        "/sheets/print?variant=3-13&players=5",
+        f"/games/{pay_me}",
+        f"/games/{pay_me}/rounds/new",
+        f"/games/{pay_me}/rounds/1/edit",
+        f"/games/{pay_me}/rounds/2/layoffs",
+        f"/games/{pay_me}/rounds/cards",
+        f"/games/{pay_me}/check",
+        f"/games/{pay_me}/rules",
+        f"/games/{pay_me}/sheet",
+        f"/games/{pay_me}/delete",
+        f"/games/{money}",
+        f"/games/{money}/pot",
+        f"/games/{money}/sheet",
+        f"/games/{chips}",
+        f"/games/{chips}/hand",
+        f"/games/{chips}/rules",
+        "/games/no-such-game",
+    ]
+
+
+@pytest.fixture
+def tables(base_url: str) -> dict[str, dict[str, Any]]:
+    return _tables(base_url)
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, bypass_csp=True)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def _violations(page: Any, url: str, scheme: str) -> list[str]:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(_RUN_AXE)
+    return [
+        f"{url} ({scheme}): {item['impact']} {item['id']} — {item['help']}: {item['nodes']}"
+        for item in found
+        if item["impact"] in BLOCKING
+    ]
+
+
+def _join(page: Any, base_url: str, game: dict[str, Any]) -> None:
+    """Store the game's edit key in this phone's cookie, as the share QR code does."""
+    page.goto(f"{base_url}/games/{game['id']}/join?key={game['edit_key']}")
+
+
+def test_every_page_has_no_serious_accessibility_violation(
+    phone: Any, base_url: str, tables: dict[str, dict[str, Any]]
+) -> None:
+    page = phone.new_page()
+    for game in tables.values():
+        _join(page, base_url, game)
+    found = [
+        problem
+        for path in _pages(tables)
+        for scheme in ("light", "dark")
+        for problem in _violations(page, base_url + path, scheme)
+    ]
+    assert found == [], "\n".join(found)
+
+
+def test_read_only_pages_have_no_serious_accessibility_violation(
+    phone: Any, base_url: str, tables: dict[str, dict[str, Any]]
+) -> None:
+    page = phone.new_page()
+    found = [
+        problem
+        for kind in ("pay-me", "3-13", "play-or-pay")
+        for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
+    ]
+    assert found == [], "\n".join(found)
+
+
+def test_axe_finds_a_violation_it_is_shown(phone: Any, base_url: str) -> None:
+    """The check can fail: a page with an unlabelled input and low-contrast text is reported."""
+    page = phone.new_page()
+    page.goto(base_url + "/rules")
+    page.evaluate(
+        """() => {
+          document.querySelector('main').insertAdjacentHTML('beforeend',
+            '<input type="text"><p style="color:#ccc;background:#fff">faint</p>');
+        }"""
+    )
+    page.add_script_tag(path=str(AXE))
+    impacts = {item["id"]: item["impact"] for item in page.evaluate(_RUN_AXE)}
+    assert impacts.get("label") in BLOCKING
+    assert impacts.get("color-contrast") in BLOCKING
