@@ -239,7 +239,8 @@ def test_a_wild_written_where_no_card_may_stand_is_read_at_the_other_end() -> No
     assert_valid(judge("pay-me", 5, "QH KH JK"), "run", "QH KH JK=JH")  # aces low: never Q-K-A
     assert_valid(judge("pay-me", 3, "JC QC KC JK"), "run", "JC QC KC JK=10C")
     assert_valid(judge("3-13", 5, "KH AH 2H"), "run", "KH AH 2H=QH")  # 2H is wild; nothing follows the ace
-    assert_valid(judge("3-13", 4, "2D 2H 3H 4H 5H"), "run", "2D=6H 2H=7H 3H 4H 5H")  # aces high: none below 2
+    # 2H is wild in 3-13 but may stand in its own place below the 3; 2D then takes the upper end.
+    assert_valid(judge("3-13", 4, "2D 2H 3H 4H 5H"), "run", "2D=6H 2H 3H 4H 5H")
     # Where the wild stands at a legal end as written, it stays there.
     assert_valid(judge("pay-me", 5, "JK QH KH"), "run", "JK=JH QH KH")
     assert_valid(judge("3-13", 6, "QH KH JK"), "run", "QH KH JK=AH")
@@ -325,8 +326,13 @@ def test_sets_have_no_adjacency_rule() -> None:
 
 
 def test_adjacent_wilds_at_an_end() -> None:
-    assert_invalid(judge("pay-me", 5, "9C 10C JK 2D"), "adjacent_wilds")
-    assert_invalid(judge("pay-me", 5, "JK 2D 9C 10C"), "adjacent_wilds")
+    # D10: written at one end the two wilds would stand side by side, but the cards can be laid out
+    # with a wild at each end, so the meld is legal; the wild written outermost keeps its end.
+    assert_valid(judge("pay-me", 5, "9C 10C JK 2D"), "run", "9C 10C JK=8C 2D=JC")
+    assert_valid(judge("pay-me", 5, "JK 2D 9C 10C"), "run", "JK=8C 2D=JC 9C 10C")
+    # Where no layout keeps them apart, the meld is refused.
+    assert_invalid(judge("pay-me", 5, "9C 10C JK=JC 2D=QC"), "adjacent_wilds")
+    assert_invalid(judge("pay-me", 5, "9C JK 2D QC"), "adjacent_wilds")
 
 
 def test_adjacent_wilds_in_gaps_after_sorting() -> None:
