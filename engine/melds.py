@@ -645,11 +645,11 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
     if len(suits) == 1:
         twice = next(card for card, count in Counter(fixed).items() if count > 1)
         one_ace = (
-            " A run may start or end with an ace, but never both."
+            "; it may start or end with an ace, but never both"
             if twice.rank is Rank.ACE and table.ace is AceRule.BOTH and not table.no_aces
             else ""
         )
-        return _Rejection(Reason.DUPLICATE_IN_RUN, f"{_names(cards)}: a run cannot hold {twice} twice.{one_ace}")
+        return _Rejection(Reason.DUPLICATE_IN_RUN, f"{_names(cards)}: a run cannot hold {twice} twice{one_ace}.")
     if len(ranks) == len(fixed) or max(suits.values()) > max(ranks.values()):
         return _Rejection(
             Reason.MIXED_SUITS,
