@@ -265,6 +265,10 @@ def rank_at(position: int) -> Rank:
     return Rank.ACE if position == 14 else Rank(position)
 
 
+_CARDS = {(rank, suit): Card(rank, suit) for rank in Rank for suit in Suit}  # built once: readings make many
+_RUN_CARDS = {(place, suit): _CARDS[rank_at(place), suit] for place in range(1, 15) for suit in Suit}
+
+
 # --- the public checks ----------------------------------------------------------
 
 
@@ -336,31 +340,28 @@ def _preferred(cards: tuple[MeldCard, ...], table: _Table) -> Reading:
     problem = _role_problem(cards, table) or _dead_joker(cards, table)
     if problem:
         raise problem
+    first_set = None
     for reading in _set_candidates(cards, table):
-        if _wild_problem(cards, reading, table) is None:
+        if _wild_ok(reading, table):
             return reading
-    for reading in _written_runs(cards, table):
-        if _wild_problem(cards, reading, table) is None:
+        first_set = first_set or reading
+    written = list(_written_runs(cards, table))
+    for reading in written:
+        if _wild_ok(reading, table):
             return reading
-    legal = [reading for reading in _run_candidates(cards, table) if _wild_problem(cards, reading, table) is None]
+    runs = list(_run_candidates(cards, table))
+    legal = [reading for reading in runs if _wild_ok(reading, table)]
     if legal:
         return _best_followed(cards, legal, table)
-    raise _refusal(cards, table)
+    likeliest = first_set or next(iter(written), None) or (_best_followed(cards, runs, table) if runs else None)
+    raise _refusal(cards, likeliest, table)
 
 
-def _refusal(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection:
-    """Why no reading is legal: the wild-card rule the likeliest reading breaks, or the structure."""
-    candidates = list(_set_candidates(cards, table))
-    if not candidates:
-        candidates = list(_written_runs(cards, table))
-    if not candidates:
-        runs = list(_run_candidates(cards, table))
-        candidates = [_best_followed(cards, runs, table)] if runs else []
-    for reading in candidates:
-        problem = _wild_problem(cards, reading, table)
-        if problem is not None:
-            return problem
-    return _structure_problem(cards, table)
+def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: _Table) -> _Rejection:
+    """Why no reading is legal: the wild-card rule the likeliest reading breaks (a set's first, or
+    the written order's), or why the cards make no set or run at all."""
+    problem = _wild_problem(cards, likeliest, table) if likeliest is not None else None
+    return problem or _structure_problem(cards, table)
 
 
 def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
@@ -431,7 +432,7 @@ def _follow_writing(cards: tuple[MeldCard, ...], reading: Reading, table: _Table
             placed[index] = free_places.pop(0)
     positions = [placed.get(index, position) for index, position in enumerate(reading.positions)]
     followed = _run_reading(cards, table, reading.read_as[0].suit, positions)
-    if _wild_problem(cards, followed, table) is not None:
+    if not _wild_ok(followed, table):
         return reading, 0
     return followed, honoured
 
@@ -480,11 +481,11 @@ def _legal(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
     seen: set[tuple[Rank | None, tuple[bool, ...]]] = set()
     for reading in _set_candidates(cards, table):
         key = (reading.rank, reading.wild)
-        if key not in seen and _wild_problem(cards, reading, table) is None:
+        if key not in seen and _wild_ok(reading, table):
             seen.add(key)
             yield reading
     for reading in _run_candidates(cards, table):
-        if _wild_problem(cards, reading, table) is None:
+        if _wild_ok(reading, table):
             yield reading
 
 
@@ -504,8 +505,11 @@ def _set_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Read
         for index, held in enumerate(cards):
             if table.is_free(held) and held.card.rank == rank:
                 own.setdefault(held.card, []).append(index)
-        # A wild of the set's rank may stand for itself; the more do, the more can count as natural.
-        for counts in itertools.product(*(range(len(indexes), -1, -1) for indexes in own.values())):
+        # A wild of the set's rank may stand for itself; the more do, the more can count as natural,
+        # but the fewer suits the set may show. Without either option, it changes nothing.
+        every_count = table.rules.options.wild_in_place_natural or table.rules.options.distinct_suit_sets
+        choices = (range(len(indexes), -1, -1) if every_count else (len(indexes),) for indexes in own.values())
+        for counts in itertools.product(*choices):
             selves = {index for indexes, count in zip(own.values(), counts, strict=True) for index in indexes[:count]}
             yield _set_reading(cards, table, rank, selves)
 
@@ -530,7 +534,7 @@ def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves:
     for card in read_as:
         if card is None:
             suit = missing.pop(0) if len(missing) > 1 else missing[0]
-            card = Card(rank, suit)
+            card = _CARDS[rank, suit]
         filled.append(card)
     return _reading(cards, table, MeldKind.SET, filled, ())
 
@@ -594,7 +598,7 @@ def _span_reading(
 
 def _run_reading(cards: tuple[MeldCard, ...], table: _Table, suit: Suit | None, positions: Sequence[int]) -> Reading:
     assert suit is not None
-    read_as = [Card(rank_at(place), suit) for place in positions]
+    read_as = [_RUN_CARDS[place, suit] for place in positions]
     return _reading(cards, table, MeldKind.RUN, read_as, tuple(positions))
 
 
@@ -729,6 +733,20 @@ def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed) -> bool:
 
 
 # --- the wild-card rules ------------------------------------------------------
+
+
+def _wild_ok(reading: Reading, table: _Table) -> bool:
+    """Whether the reading keeps the wild-card and suit rules (a quick _wild_problem is None)."""
+    options = table.rules.options
+    wilds = sum(reading.wild)
+    if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(reading.wild):
+        return False
+    if reading.kind is MeldKind.RUN:
+        if options.no_adjacent_wilds and wilds > 1:
+            wild_places = {place for place, wild in zip(reading.positions, reading.wild, strict=True) if wild}
+            return not any(place + 1 in wild_places for place in wild_places)
+        return True
+    return not options.distinct_suit_sets or len({card.suit for card in reading.read_as}) >= 3
 
 
 def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> _Rejection | None:
