@@ -366,8 +366,13 @@ def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: _Tab
 
 def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
     """Runs that keep the written order, ascending first, within the game's places."""
+    if len(cards) > MAX_RUN:
+        return
     fixed = _fixed_positions(cards, table)
-    if not fixed or len({suit for _, suit in fixed.values()}) != 1 or len(cards) > MAX_RUN:
+    if not fixed:
+        yield from _written_wild_runs(cards, table)
+        return
+    if len({suit for _, suit in fixed.values()}) != 1:
         return
     suit = next(iter(fixed.values()))[1]
     first = min(fixed)
@@ -381,6 +386,20 @@ def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Readin
             if all(positions[index] in options for index, (options, _) in fixed.items()):
                 seen.append(positions)
                 yield _run_reading(cards, table, suit, positions)
+
+
+def _written_wild_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """Runs of wild cards only that keep the written order; only where a wild in its own place
+    counts as natural does the place matter, so the suits the cards show come first."""
+    held = Counter(held.card.suit for held in cards if held.card.suit is not None)
+    suits = [suit for suit, _ in held.most_common()] + [suit for suit in Suit if suit not in held]
+    last = len(cards) - 1
+    for suit in suits:
+        for step in (1, -1):
+            for start in range(table.lowest, table.highest + 1):
+                positions = [start + step * index for index in range(len(cards))]
+                if table.lowest <= positions[last] <= table.highest:
+                    yield _run_reading(cards, table, suit, positions)
 
 
 def _best_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> Reading:

@@ -52,6 +52,7 @@ __all__ = [
     "reference_meld_kinds",
     "reference_meld_readings",
     "reference_points",
+    "reference_run_ok",
 ]
 
 MAX_RUN = 13
@@ -350,6 +351,33 @@ def reference_meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: Rou
             if len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, range(low, low + len(cards)), ctx):
                 shapes.add(("run", low, suit.value))
     return frozenset(shapes)
+
+
+def reference_run_ok(
+    cards: Sequence[MeldCard], places: Sequence[int], suit: Suit, rules: RuleSet, info: RoundInfo
+) -> bool:
+    """Whether the cards, each on the given place of a run in ``suit``, are a legal run: the places
+    consecutive and allowed (an ace only where the ``ace`` option puts it), every natural and role
+    on its own place, and the wild rules kept."""
+    ctx = _context(rules, info)
+    if len(cards) < 3 or len(cards) > MAX_RUN or sorted(places) != list(range(min(places), min(places) + len(cards))):
+        return False
+    if not ctx.run_low <= min(places) <= max(places) <= ctx.run_high:
+        return False
+    pairs = []
+    for held, place in zip(cards, places, strict=True):
+        stands = Card(_rank_at(place), suit)
+        if stands.rank == Rank.ACE and place not in ctx.ace_positions:
+            return False
+        if (held.role or held.card) != stands and (held.role is not None or not ctx.is_wild(held.card)):
+            return False
+        if held.role is not None and held.role != held.card and not ctx.is_wild(held.card):
+            return False
+        pairs.append((held.card, stands, place))
+    wild_places = {place for card, stands, place in pairs if _counts_wild(card, stands, ctx)}
+    if ctx.wild_limit and 2 * len(wild_places) > len(cards):
+        return False
+    return not (ctx.no_adjacent and any(place + 1 in wild_places for place in wild_places))
 
 
 def _legal_set_pairs(pairs: Sequence[tuple[Card, Card]], ctx: _Context) -> bool:
