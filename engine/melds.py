@@ -5,8 +5,8 @@ its cards is legal, and ``meld_readings`` lists every legal reading. Roles writt
 binding. The written order only chooses among legal readings: a run written as a legal sequence,
 ascending or descending, is read that way; otherwise a wild written between two naturals stands in
 that gap and one written at an end stands at that end, as far as the cards allow; where that still
-leaves a choice, the wilds fill the run's upper end first, in the order written. A set is preferred
-to a run when the cards make both.
+leaves a choice, the run's upper end is filled first. A set is preferred to a run when the cards
+make both. ``open_readings`` keeps every reading the writing leaves open (D13).
 
 >>> from engine.rules import rule_set
 >>> from engine.schedule import round_info
@@ -44,6 +44,7 @@ __all__ = [
     "can_meld",
     "check_meld",
     "meld_readings",
+    "open_readings",
     "parse_meld",
     "verify_meld",
 ]
@@ -121,6 +122,11 @@ class Reading:
     def suit(self) -> Suit | None:
         """A run's suit (None for a set)."""
         return self.read_as[0].suit if self.kind is MeldKind.RUN else None
+
+    @property
+    def wild_places(self) -> frozenset[int]:
+        """The places of a run held by cards counting as wild."""
+        return frozenset(place for place, wild in zip(self.positions, self.wild, strict=False) if wild)
 
     @property
     def words(self) -> str:
@@ -302,6 +308,46 @@ def meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) ->
     return tuple(_legal(held, table))
 
 
+def open_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> tuple[Reading, ...]:
+    """The legal readings the written order and the roles leave open (D13), the verdict's first.
+
+    Every legal set reading stays open (a set's rank is open only when all its cards are wild), and
+    so do the run readings the writing allows: a run written as a legal sequence only that way;
+    otherwise those whose wilds stand where they are written as far as the cards allow (``5H JK
+    6H``: no gap between 5 and 6, so the joker may be 4♥ or 7♥). Runs read with their wilds in
+    the places the writing suggests.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> [reading.words for reading in open_readings(parse_meld("5H JK 6H"), rules, round_info(rules, 5))]
+    ['5♥ 6♥ 7♥', '4♥ 5♥ 6♥']
+    >>> [reading.words for reading in open_readings(parse_meld("5H 6H JK"), rules, round_info(rules, 5))]
+    ['5♥ 6♥ 7♥']
+    >>> rules = rule_set("3-13")
+    >>> [reading.words for reading in open_readings(parse_meld("2H 3H JK"), rules, round_info(rules, 1))]
+    ['3♠ 3♥ 3♦', '2♥ 3♥ 4♥']
+    """
+    held = tuple(cards)
+    table = _Table(rules, info)
+    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+        return ()
+    sets = list(_legal_sets(held, table))
+    runs = [reading for reading in _written_runs(held, table) if _wild_ok(reading, table)]
+    if not runs:
+        runs = _most_followed(
+            held, [reading for reading in _run_candidates(held, table) if _wild_ok(reading, table)], table
+        )
+    seen: set[tuple[Suit | None, int, frozenset[int]]] = set()
+    kept = []
+    for reading in runs:
+        key = (reading.suit, reading.low, reading.wild_places)
+        if key not in seen:
+            seen.add(key)
+            kept.append(reading)
+    return (*sets, *kept)
+
+
 def check_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:
     """Judge one meld; never raises for an illegal meld.
 
@@ -405,18 +451,25 @@ def _written_wild_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[R
 def _best_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> Reading:
     """Of equally legal runs, the one whose wilds stand most where they are written, then the
     one with most wilds in their own place, then the first (the upper span)."""
-    best: tuple[tuple[int, int], Reading] | None = None
-    for reading in readings:
+    return _most_followed(cards, readings, table)[0]
+
+
+def _most_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> list[Reading]:
+    """The runs whose wilds stand most where they are written, each with its wilds moved there,
+    those with most wilds in their own place first, then in the order given."""
+    scored = []
+    for order, reading in enumerate(readings):
         followed, honoured = _follow_writing(cards, reading, table)
         selves = sum(
             1
             for held, stands in zip(cards, followed.read_as, strict=True)
             if table.is_free(held) and held.card == stands
         )
-        if best is None or (honoured, selves) > best[0]:
-            best = ((honoured, selves), followed)
-    assert best is not None
-    return best[1]
+        scored.append((-honoured, -selves, order, followed))
+    if not scored:
+        return []
+    most = min(score[0] for score in scored)
+    return [score[3] for score in sorted(scored, key=lambda score: score[:3]) if score[0] == most]
 
 
 def _follow_writing(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> tuple[Reading, int]:
@@ -497,14 +550,19 @@ def _keep_written_order(
 
 
 def _legal(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    yield from _legal_sets(cards, table)
+    for reading in _run_candidates(cards, table):
+        if _wild_ok(reading, table):
+            yield reading
+
+
+def _legal_sets(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """The legal set readings, once for each rank and each choice of wilds counting as natural."""
     seen: set[tuple[Rank | None, tuple[bool, ...]]] = set()
     for reading in _set_candidates(cards, table):
         key = (reading.rank, reading.wild)
         if key not in seen and _wild_ok(reading, table):
             seen.add(key)
-            yield reading
-    for reading in _run_candidates(cards, table):
-        if _wild_ok(reading, table):
             yield reading
 
 

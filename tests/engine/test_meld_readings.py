@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, format_cards
-from engine.melds import MeldKind, Reading, can_meld, check_meld, meld_readings, rank_at
+from engine.melds import MeldKind, Reading, can_meld, check_meld, meld_readings, open_readings, rank_at
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 from tests.engine.reference import (
@@ -171,3 +171,21 @@ def test_the_written_order_never_decides_legality(drawn: Drawn, rnd: random.Rand
     assert {_shape(r) for r in meld_readings(shuffled, rules, info)} == {
         _shape(r) for r in meld_readings(group, rules, info)
     }
+
+
+@PROPERTY
+@given(melds())
+def test_open_readings_start_with_the_verdicts_reading(drawn: Drawn) -> None:
+    rules, info, group = drawn
+    verdict = check_meld(group, rules, info)
+    opened = open_readings(group, rules, info)
+    assert bool(opened) == verdict.valid, format_cards(group)
+    if not opened:
+        return
+    assert opened[0] == verdict.reading
+    expected = reference_meld_readings(group, rules, info)
+    for reading in opened:
+        assert _shape(reading) in expected
+        _assert_legal_with_roles(group, reading, rules, info)
+    if verdict.kind is MeldKind.RUN and _written_sequence_is_legal(group, rules, info):
+        assert len({_shape(reading) for reading in opened}) == 1  # the writing fixes the run

@@ -6,7 +6,7 @@ import pytest
 
 from engine.cards import parse_meld
 from engine.errors import IllegalMeld
-from engine.melds import MeldKind, Reason, Verdict, can_meld, check_meld, verify_meld
+from engine.melds import MeldKind, Reason, Verdict, can_meld, check_meld, meld_readings, open_readings, verify_meld
 from engine.rules import rule_set
 from engine.schedule import round_info
 
@@ -646,3 +646,42 @@ def test_d14_a_run_has_at_most_thirteen_cards() -> None:
     verdict = judge("pay-me-family", 4, "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK", ace="both")
     assert_invalid(verdict, "too_long")
     assert verdict.reason is not None and "at most 13 cards" in verdict.reason and "never both" in verdict.reason
+
+
+# --- every reading, and the readings the writing leaves open (for D13) ---------------------
+
+
+def words(variant: str, number: int, meld: str, *, opened: bool = False, **options: object) -> list[str]:
+    rules = rule_set(variant, options)
+    listing = open_readings if opened else meld_readings
+    return [reading.words for reading in listing(parse_meld(meld), rules, round_info(rules, number))]
+
+
+def test_meld_readings_lists_every_legal_reading() -> None:
+    assert words("pay-me", 5, "5H 6H JK") == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "6H JK 5H") == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "9C 10C JK 2D") == ["8♣ 9♣ 10♣ J♣"]
+    assert words("pay-me", 5, "9C JK 2D QC") == []
+    assert words("pay-me-family", 5, "QH KH JK", ace="both") == ["Q♥ K♥ A♥", "J♥ Q♥ K♥"]
+    assert len(words("3-13", 5, "JK JK JK")) == 13 + 4 * 11  # every rank; every suit and span, 2-3-4 to Q-K-A
+
+
+def test_open_readings_keep_what_the_writing_does_not_fix() -> None:
+    # RULES.md D13: 5H JK 6H leaves the joker's end open; 5H 6H JK does not.
+    assert words("pay-me", 5, "5H JK 6H", opened=True) == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "5H 6H JK", opened=True) == ["5♥ 6♥ 7♥"]
+    assert words("pay-me", 5, "JK 5H 6H", opened=True) == ["4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "5H 6H JK=4H", opened=True) == ["4♥ 5♥ 6♥"]  # a role fixes it at once
+    # A meld that is both a set and a run: the 3s, or 2-3-4 as written.
+    assert words("3-13", 1, "2H 3H JK", opened=True) == ["3♠ 3♥ 3♦", "2♥ 3♥ 4♥"]
+    # A meld of wild cards only stays open to every rank.
+    assert len(words("3-13", 5, "JK JK JK", opened=True)) > 13
+    assert words("pay-me", 5, "9C JK 2D QC", opened=True) == []
+
+
+def test_open_readings_start_with_the_verdicts_reading() -> None:
+    rules = rule_set("pay-me")
+    info = round_info(rules, 5)
+    for meld in ("5H 6H JK 2C", "5H JK 6H", "8H JK 8S", "10C JK 9C"):
+        cards = parse_meld(meld)
+        assert open_readings(cards, rules, info)[0] == check_meld(cards, rules, info).reading
