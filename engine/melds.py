@@ -14,8 +14,9 @@ make both. ``open_readings`` keeps every reading the writing leaves open (D13).
 >>> verdict = check_meld(parse_meld("9C JK 2D QC"), rules, round_info(rules, 5))
 >>> verdict.valid, verdict.code
 (False, 'adjacent_wilds')
->>> verdict.reason
-'JK and 2D stand side by side in the run (as 10C and JC); two wild cards may not be next to each other in a run.'
+>>> print(verdict.reason)  # doctest: +NORMALIZE_WHITESPACE
+JK and 2D stand side by side in the run (as 10C and JC); two wild cards may not be next to each
+other in a run, and no other layout of these cards keeps them apart.
 >>> check_meld(parse_meld("9C JK JC"), rules, round_info(rules, 5)).read_as_text
 '9C JK=10C JC'
 >>> five_six = check_meld(parse_meld("5H 6H JK 2C"), rules, round_info(rules, 5))
@@ -838,7 +839,7 @@ def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) 
             f"natural{'s' if naturals != 1 else ''}; a meld may never hold more wilds than naturals.",
         )
     if reading.kind is MeldKind.RUN and table.rules.options.no_adjacent_wilds:
-        problem = _adjacent_wilds(cards, reading, wild)
+        problem = _adjacent_wilds(cards, reading, wild, any(table.is_free(held) for held in cards))
         if problem:
             return problem
     if reading.kind is MeldKind.SET and table.rules.options.distinct_suit_sets:
@@ -852,7 +853,9 @@ def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) 
     return None
 
 
-def _adjacent_wilds(cards: tuple[MeldCard, ...], reading: Reading, wild: tuple[bool, ...]) -> _Rejection | None:
+def _adjacent_wilds(
+    cards: tuple[MeldCard, ...], reading: Reading, wild: tuple[bool, ...], any_layout: bool
+) -> _Rejection | None:
     by_position = sorted(range(len(cards)), key=lambda index: reading.positions[index])
     for lower, upper in itertools.pairwise(by_position):
         if wild[lower] and wild[upper]:
@@ -860,7 +863,8 @@ def _adjacent_wilds(cards: tuple[MeldCard, ...], reading: Reading, wild: tuple[b
                 Reason.ADJACENT_WILDS,
                 f"{cards[lower].card} and {cards[upper].card} stand side by side in the run "
                 f"(as {reading.read_as[lower]} and {reading.read_as[upper]}); "
-                "two wild cards may not be next to each other in a run.",
+                "two wild cards may not be next to each other in a run"
+                + (", and no other layout of these cards keeps them apart." if any_layout else "."),
             )
     return None
 

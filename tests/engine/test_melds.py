@@ -573,6 +573,9 @@ def test_d10_refusals_still_quote_the_cards_and_say_why() -> None:
     verdict = judge("pay-me", 5, "5H 6H JK=7H 2C=8H")
     assert verdict.reason is not None
     assert "JK and 2C" in verdict.reason and "side by side" in verdict.reason
+    assert "layout" not in verdict.reason  # the roles were written: no other layout to try
+    free = judge("pay-me", 5, "QC 9C 2D JK").reason
+    assert free is not None and free.endswith("and no other layout of these cards keeps them apart.")
     gap = judge("pay-me", 5, "3H 9H JK")
     assert gap.reason == "3H 9H JK: the gaps between the naturals need 5 wild cards, but there is 1."
 
