@@ -127,7 +127,11 @@ def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | No
 def check_json(
     variant: str, round_number: object, overrides: Overrides, melds: Sequence[str], players: int | None = None
 ) -> dict[str, Any]:
-    """Verdicts on melds, as ``check`` prints them."""
+    """Verdicts on melds, as ``check`` prints them; a legal meld says how it was read (D10).
+
+    >>> check_json("pay-me", 5, [], ["5H 6H JK 2C"])["melds"][0]["reading_text"]
+    'read as 4♥ 5♥ 6♥ 7♥'
+    """
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
     parsed = _melds(melds)

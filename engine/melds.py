@@ -1,10 +1,12 @@
-"""Meld validation (RULES.md 1-4): is a group of cards a legal set or run, and why not.
+"""Meld validation (RULES.md 1-4): is a group of cards a legal set or run, how it is read, and why not.
 
-A run is read in the order written; a wild written between two naturals stands in
-that gap and one written at an end stands at that end. Where the written order is
-not a sequence (naturals out of order, or a wild at an end where no card may stand,
-as after the King when aces are low), the naturals are sorted, wilds fill the gaps
-first, and the rest go to the ends.
+The cards decide, not the order they are written in (D10): a meld is legal when some reading of
+its cards is legal, and ``meld_readings`` lists every legal reading. Roles written with ``=`` are
+binding. The written order only chooses among legal readings: a run written as a legal sequence,
+ascending or descending, is read that way; otherwise a wild written between two naturals stands in
+that gap and one written at an end stands at that end, as far as the cards allow; where that still
+leaves a choice, the run's upper end is filled first. A set is preferred to a run when the cards
+make both. ``open_readings`` keeps every reading the writing leaves open (D13).
 
 >>> from engine.rules import rule_set
 >>> from engine.schedule import round_info
@@ -12,17 +14,21 @@ first, and the rest go to the ends.
 >>> verdict = check_meld(parse_meld("9C JK 2D QC"), rules, round_info(rules, 5))
 >>> verdict.valid, verdict.code
 (False, 'adjacent_wilds')
->>> verdict.reason
-'JK and 2D stand side by side in the run (as 10C and JC); two wild cards may not be next to each other in a run.'
+>>> print(verdict.reason)  # doctest: +NORMALIZE_WHITESPACE
+JK and 2D stand side by side in the run (as 10C and JC); two wild cards may not be next to each
+other in a run, and no other layout of these cards keeps them apart.
 >>> check_meld(parse_meld("9C JK JC"), rules, round_info(rules, 5)).read_as_text
 '9C JK=10C JC'
+>>> five_six = check_meld(parse_meld("5H 6H JK 2C"), rules, round_info(rules, 5))
+>>> five_six.valid, five_six.arranged_text, five_six.reading_text
+(True, 'JK=4H 5H 6H 2C=7H', 'read as 4♥ 5♥ 6♥ 7♥')
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -33,10 +39,13 @@ from engine.schedule import RoundInfo
 
 __all__ = [
     "MeldKind",
+    "Reading",
     "Reason",
     "Verdict",
     "can_meld",
     "check_meld",
+    "meld_readings",
+    "open_readings",
     "parse_meld",
     "verify_meld",
 ]
@@ -69,6 +78,64 @@ class Reason(Enum):
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One legal way to read a meld, card by card in the order the cards were written.
+
+    ``read_as`` holds the card each card stands for (a natural stands for itself); ``positions``
+    each card's place in a run, 2 to 13 and an ace 1 or 14 (empty for a set); ``wild`` whether each
+    card counts as a wild card in this reading (a wild card always does, unless the table lets a
+    wild in its own place count as natural and it stands for itself).
+
+    >>> reading = Reading(MeldKind.RUN, (Card.parse("5H"), Card.parse("4H"), Card.parse("6H")), (5, 4, 6),
+    ...                   (False, True, False))
+    >>> reading.order, reading.low, reading.high, reading.suit, reading.words
+    ((1, 0, 2), 4, 6, <Suit.HEARTS: 'H'>, '4♥ 5♥ 6♥')
+    """
+
+    kind: MeldKind
+    read_as: tuple[Card, ...]
+    positions: tuple[int, ...] = ()
+    wild: tuple[bool, ...] = ()
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The cards' indexes as the meld is laid out: a run from its low end, a set as written."""
+        if self.kind is MeldKind.SET:
+            return tuple(range(len(self.read_as)))
+        return tuple(sorted(range(len(self.read_as)), key=lambda index: self.positions[index]))
+
+    @property
+    def low(self) -> int:
+        """A run's lowest place (0 for a set)."""
+        return min(self.positions, default=0)
+
+    @property
+    def high(self) -> int:
+        """A run's highest place (0 for a set)."""
+        return max(self.positions, default=0)
+
+    @property
+    def rank(self) -> Rank | None:
+        """A set's rank (None for a run)."""
+        return self.read_as[0].rank if self.kind is MeldKind.SET else None
+
+    @property
+    def suit(self) -> Suit | None:
+        """A run's suit (None for a set)."""
+        return self.read_as[0].suit if self.kind is MeldKind.RUN else None
+
+    @property
+    def wild_places(self) -> frozenset[int]:
+        """The places of a run held by cards counting as wild."""
+        return frozenset(place for place, wild in zip(self.positions, self.wild, strict=False) if wild)
+
+    @property
+    def words(self) -> str:
+        """The cards the meld stands for, laid out: ``4♥ 5♥ 6♥ 7♥``."""
+        return " ".join(self.read_as[index].symbol for index in self.order)
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The verdict on one meld: its kind and reading when legal, or a reason when not."""
 
@@ -78,20 +145,44 @@ class Verdict:
     code: str | None
     reason: str | None
     positions: tuple[int, ...] = ()  # runs: each card's place, 1-14 (an ace is 1 or 14)
+    wild: tuple[bool, ...] = ()  # whether each card counts as a wild card in the reading
 
     @property
     def valid(self) -> bool:
         return self.code is None
 
     @property
+    def reading(self) -> Reading | None:
+        """How the meld was read, or None when it is not legal."""
+        if self.kind is None or self.read_as is None:
+            return None
+        return Reading(self.kind, self.read_as, self.positions, self.wild)
+
+    @property
     def read_as_text(self) -> str:
-        """The meld with each wild shown as the card it stands for: ``9C JK=10C JC``."""
+        """The meld in the order written, each wild shown as the card it stands for: ``9C JK=10C JC``."""
         if self.read_as is None:
             return " ".join(str(card) for card in self.cards)
-        return " ".join(
-            str(held.card) if held.card == stands else f"{held.card}={stands}"
-            for held, stands in zip(self.cards, self.read_as, strict=True)
-        )
+        return " ".join(str(_with_role(held, stands)) for held, stands in zip(self.cards, self.read_as, strict=True))
+
+    @property
+    def arranged(self) -> tuple[MeldCard, ...]:
+        """The meld laid out as it was read (a run from its low end), each wild with its role."""
+        reading = self.reading
+        if reading is None:
+            return self.cards
+        return tuple(_with_role(self.cards[index], reading.read_as[index]) for index in reading.order)
+
+    @property
+    def arranged_text(self) -> str:
+        """``JK=4H 5H 6H 2C=7H``: the meld laid out as it was read."""
+        return " ".join(str(held) for held in self.arranged)
+
+    @property
+    def reading_text(self) -> str | None:
+        """``read as 4♥ 5♥ 6♥ 7♥``, or None when the meld is not legal."""
+        reading = self.reading
+        return None if reading is None else f"read as {reading.words}"
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -101,14 +192,13 @@ class Verdict:
             "reason": self.reason,
             "code": self.code,
             "read_as": [str(card) for card in self.read_as] if self.read_as else None,
+            "reading": [str(held) for held in self.arranged] if self.valid else None,
+            "reading_text": self.reading_text,
         }
 
 
-@dataclass(frozen=True)
-class _Reading:
-    kind: MeldKind
-    read_as: tuple[Card, ...]
-    positions: tuple[int, ...] = ()  # runs only: the position of each card, aces 1 or 14
+def _with_role(held: MeldCard, stands: Card) -> MeldCard:
+    return MeldCard(held.card) if held.card == stands else MeldCard(held.card, stands)
 
 
 class _Rejection(Exception):
@@ -144,6 +234,10 @@ class _Table:
     def positions(self, rank: Rank) -> tuple[int, ...]:
         return rank_positions(rank, self.ace, self.no_aces)
 
+    def is_free(self, held: MeldCard) -> bool:
+        """A wild card written without a role: the reading decides what it stands for."""
+        return held.role is None and self.info.is_wild(held.card)
+
     def counts_as_wild(self, held: Card, stands_for: Card) -> bool:
         if not self.info.is_wild(held):
             return False
@@ -178,15 +272,96 @@ def rank_at(position: int) -> Rank:
     return Rank.ACE if position == 14 else Rank(position)
 
 
+_CARDS = {(rank, suit): Card(rank, suit) for rank in Rank for suit in Suit}  # built once: readings make many
+_RUN_CARDS = {(place, suit): _CARDS[rank_at(place), suit] for place in range(1, 15) for suit in Suit}
+
+
+# --- the public checks ----------------------------------------------------------
+
+
+def meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> tuple[Reading, ...]:
+    """Every legal reading of a meld, whatever order its cards are written in (D10); () when none.
+
+    Roles written with ``=`` are kept. Readings that differ only in which of two wild cards
+    stands where are listed once: a set is listed once for each rank (and, where a wild in its
+    own place counts as natural, for each number of wilds standing for themselves), with its
+    wilds supplying missing suits first; a run once for each suit and each span of places, with a
+    wild whose own place lies in the span standing there. A run's readings come upper span first.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> [reading.words for reading in meld_readings(parse_meld("5H JK 6H"), rules, round_info(rules, 5))]
+    ['5♥ 6♥ 7♥', '4♥ 5♥ 6♥']
+    >>> [reading.words for reading in meld_readings(parse_meld("5H 6H JK 2C"), rules, round_info(rules, 5))]
+    ['4♥ 5♥ 6♥ 7♥']
+    >>> meld_readings(parse_meld("5H 6H JK=7H 2C=8H"), rules, round_info(rules, 5))
+    ()
+    >>> rules = rule_set("3-13")
+    >>> [(reading.kind.value, reading.words) for reading in meld_readings(parse_meld("2H 3H JK"), rules,
+    ...                                                                 round_info(rules, 1))][:3]
+    [('set', '3♠ 3♥ 3♦'), ('run', '3♥ 4♥ 5♥'), ('run', '2♥ 3♥ 4♥')]
+    """
+    held = tuple(cards)
+    table = _Table(rules, info)
+    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+        return ()
+    return tuple(_legal(held, table))
+
+
+def open_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> tuple[Reading, ...]:
+    """The legal readings the written order and the roles leave open (D13), the verdict's first.
+
+    Every legal set reading stays open (a set's rank is open only when all its cards are wild), and
+    so do the run readings the writing allows: a run written as a legal sequence only that way;
+    otherwise those whose wilds stand where they are written as far as the cards allow (``5H JK
+    6H``: no gap between 5 and 6, so the joker may be 4♥ or 7♥). Runs read with their wilds in
+    the places the writing suggests.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> [reading.words for reading in open_readings(parse_meld("5H JK 6H"), rules, round_info(rules, 5))]
+    ['5♥ 6♥ 7♥', '4♥ 5♥ 6♥']
+    >>> [reading.words for reading in open_readings(parse_meld("5H 6H JK"), rules, round_info(rules, 5))]
+    ['5♥ 6♥ 7♥']
+    >>> rules = rule_set("3-13")
+    >>> [reading.words for reading in open_readings(parse_meld("2H 3H JK"), rules, round_info(rules, 1))]
+    ['3♠ 3♥ 3♦', '2♥ 3♥ 4♥']
+    """
+    held = tuple(cards)
+    table = _Table(rules, info)
+    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+        return ()
+    sets = list(_legal_sets(held, table))
+    runs = [reading for reading in _written_runs(held, table) if _wild_ok(reading, table)]
+    if not runs:
+        runs = _most_followed(
+            held, [reading for reading in _run_candidates(held, table) if _wild_ok(reading, table)], table
+        )
+    seen: set[tuple[Suit | None, int, frozenset[int]]] = set()
+    kept = []
+    for reading in runs:
+        key = (reading.suit, reading.low, reading.wild_places)
+        if key not in seen:
+            seen.add(key)
+            kept.append(reading)
+    return (*sets, *kept)
+
+
 def check_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:
-    """Judge one meld as written; never raises for an illegal meld."""
-    cards = tuple(cards)
+    """Judge one meld; never raises for an illegal meld.
+
+    It is legal when some arrangement of its cards is (D10); the verdict gives the reading the
+    written order prefers, or, when none is legal, why not.
+    """
+    held = tuple(cards)
     table = _Table(rules, info)
     try:
-        reading = _read(cards, table)
+        reading = _preferred(held, table)
     except _Rejection as rejection:
-        return Verdict(cards, None, None, rejection.code.value, rejection.message)
-    return Verdict(cards, reading.kind, reading.read_as, None, None, reading.positions)
+        return Verdict(held, None, None, rejection.code.value, rejection.message)
+    return Verdict(held, reading.kind, reading.read_as, None, None, reading.positions, reading.wild)
 
 
 def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:
@@ -198,44 +373,352 @@ def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> V
 
 
 def can_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> bool:
-    """Whether the cards, as written, are a legal meld."""
+    """Whether some arrangement of the cards is a legal meld (D10)."""
     return check_meld(cards, rules, info).valid
 
 
-def _read(cards: tuple[MeldCard, ...], table: _Table) -> _Reading:
+# --- choosing the reading -------------------------------------------------------
+
+
+def _preferred(cards: tuple[MeldCard, ...], table: _Table) -> Reading:
+    """The legal reading the written order points to; raise _Rejection when there is none."""
     if len(cards) < 3:
         raise _Rejection(Reason.TOO_SHORT, f"{_names(cards)}: a meld needs at least 3 cards.")
-    _verify_roles(cards, table)
-    fixed = [held.role or held.card for held in cards if held.role or not table.info.is_wild(held.card)]
-    attempts: list[Iterator[_Reading]] = []
-    failures: list[_Rejection] = []
-    if len({card.rank for card in fixed}) <= 1:
-        attempts.append(_set_readings(cards, table, fixed))
-    if len({card.suit for card in fixed}) == 1 and len(fixed) == len(set(fixed)):
-        attempts.append(_run_readings(cards, table))
-    if not fixed and table.rules.options.wild_in_place_natural:
-        attempts.append(_self_anchored_run_readings(cards, table))
-    if not attempts:
-        raise _mixed(cards, fixed, table)
-    for readings in attempts:
-        try:
-            for reading in readings:
-                problem = _wild_problem(cards, reading, table)
-                if problem is None:
-                    return reading
-                failures.append(problem)
-        except _Rejection as rejection:
-            failures.append(rejection)
-    raise failures[0]
+    problem = _role_problem(cards, table) or _dead_joker(cards, table)
+    if problem:
+        raise problem
+    first_set = None
+    for reading in _set_candidates(cards, table):
+        if _wild_ok(reading, table):
+            return reading
+        first_set = first_set or reading
+    written = list(_written_runs(cards, table))
+    for reading in written:
+        if _wild_ok(reading, table):
+            return reading
+    runs = list(_run_candidates(cards, table))
+    legal = [reading for reading in runs if _wild_ok(reading, table)]
+    if legal:
+        return _best_followed(cards, legal, table)
+    likeliest = first_set or next(iter(written), None) or (_best_followed(cards, runs, table) if runs else None)
+    raise _refusal(cards, likeliest, table)
 
 
-def _verify_roles(cards: tuple[MeldCard, ...], table: _Table) -> None:
+def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: _Table) -> _Rejection:
+    """Why no reading is legal: the wild-card rule the likeliest reading breaks (a set's first, or
+    the written order's), or why the cards make no set or run at all."""
+    problem = _wild_problem(cards, likeliest, table) if likeliest is not None else None
+    return problem or _structure_problem(cards, table)
+
+
+def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """Runs that keep the written order, ascending first, within the game's places."""
+    if len(cards) > MAX_RUN:
+        return
+    fixed = _fixed_positions(cards, table)
+    if not fixed:
+        yield from _written_wild_runs(cards, table)
+        return
+    if len({suit for _, suit in fixed.values()}) != 1:
+        return
+    suit = next(iter(fixed.values()))[1]
+    first = min(fixed)
+    seen: list[list[int]] = []
+    for step in (1, -1):
+        for start_position in fixed[first][0]:
+            start = start_position - step * first
+            positions = [start + step * index for index in range(len(cards))]
+            if positions in seen or not table.lowest <= min(positions) <= max(positions) <= table.highest:
+                continue
+            if all(positions[index] in options for index, (options, _) in fixed.items()):
+                seen.append(positions)
+                yield _run_reading(cards, table, suit, positions)
+
+
+def _written_wild_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """Runs of wild cards only that keep the written order; only where a wild in its own place
+    counts as natural does the place matter, so the suits the cards show come first."""
+    held = Counter(held.card.suit for held in cards if held.card.suit is not None)
+    suits = [suit for suit, _ in held.most_common()] + [suit for suit in Suit if suit not in held]
+    last = len(cards) - 1
+    for suit in suits:
+        for step in (1, -1):
+            for start in range(table.lowest, table.highest + 1):
+                positions = [start + step * index for index in range(len(cards))]
+                if table.lowest <= positions[last] <= table.highest:
+                    yield _run_reading(cards, table, suit, positions)
+
+
+def _best_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> Reading:
+    """Of equally legal runs, the one whose wilds stand most where they are written, then the
+    one with most wilds in their own place, then the first (the upper span)."""
+    return _most_followed(cards, readings, table)[0]
+
+
+def _most_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> list[Reading]:
+    """The runs whose wilds stand most where they are written, each with its wilds moved there,
+    those with most wilds in their own place first, then in the order given."""
+    scored = []
+    for order, reading in enumerate(readings):
+        followed, honoured = _follow_writing(cards, reading, table)
+        selves = sum(
+            1
+            for held, stands in zip(cards, followed.read_as, strict=True)
+            if table.is_free(held) and held.card == stands
+        )
+        scored.append((-honoured, -selves, order, followed))
+    if not scored:
+        return []
+    most = min(score[0] for score in scored)
+    return [score[3] for score in sorted(scored, key=lambda score: score[:3]) if score[0] == most]
+
+
+def _follow_writing(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> tuple[Reading, int]:
+    """Move the run's wilds among their places so that as many as possible stand where written:
+    between the two naturals they are written between, or at the end they are written at.
+
+    Returns the reading and how many wilds stand where written."""
+    # Naturals, roles and wilds counting as natural in their own place anchor the writing.
+    anchored = {
+        index: reading.positions[index]
+        for index, held in enumerate(cards)
+        if not table.is_free(held) or not reading.wild[index]
+    }
+    movable = [index for index, held in enumerate(cards) if table.is_free(held) and held.card != reading.read_as[index]]
+    if not anchored or not movable:
+        return reading, 0
+    wants = _wants(len(cards), anchored)
+    places = sorted(reading.positions[index] for index in movable)
+    placed: dict[int, int] = {}
+    free_places = list(places)
+    wanting = sorted((index for index in movable if index in wants), key=lambda index: wants[index][1:])
+    for index in wanting:
+        low, high, _ = wants[index]
+        inside = [place for place in free_places if low < place < high]
+        if inside:
+            placed[index] = inside[0]
+            free_places.remove(inside[0])
+    honoured = len(placed)
+    _keep_written_order(placed, wants, anchored)
+    for index in movable:
+        if index not in placed:
+            placed[index] = free_places.pop(0)
+    positions = [placed.get(index, position) for index, position in enumerate(reading.positions)]
+    followed = _run_reading(cards, table, reading.read_as[0].suit, positions)
+    if not _wild_ok(followed, table):
+        return reading, 0
+    return followed, honoured
+
+
+def _wants(count: int, anchored: dict[int, int]) -> dict[int, tuple[float, float, int]]:
+    """For each wild written beside the naturals, the open interval of places it is written in,
+    and its priority among wilds wanting the same interval (the outermost first)."""
+    indexes = sorted(anchored)
+    ascending = anchored[indexes[-1]] >= anchored[indexes[0]]
+    lowest, highest = min(anchored.values()), max(anchored.values())
+    wants: dict[int, tuple[float, float, int]] = {}
+    for index in range(count):
+        if index in anchored:
+            continue
+        before = [other for other in indexes if other < index]
+        after = [other for other in indexes if other > index]
+        if before and after:
+            a, b = anchored[before[-1]], anchored[after[0]]
+            wants[index] = (min(a, b), max(a, b), index if ascending else -index)
+        elif after:  # written before every natural: the end the writing starts from
+            wants[index] = (float("-inf"), lowest, index) if ascending else (highest, float("inf"), index)
+        else:  # written after every natural
+            wants[index] = (highest, float("inf"), -index) if ascending else (float("-inf"), lowest, -index)
+    return wants
+
+
+def _keep_written_order(
+    placed: dict[int, int], wants: dict[int, tuple[float, float, int]], anchored: dict[int, int]
+) -> None:
+    """Wilds that want the same places take them in the order written (the run's direction)."""
+    indexes = sorted(anchored)
+    ascending = anchored[indexes[-1]] >= anchored[indexes[0]]
+    groups: dict[tuple[float, float], list[int]] = {}
+    for index in placed:
+        groups.setdefault(wants[index][:2], []).append(index)
+    for group in groups.values():
+        spots = sorted((placed[index] for index in group), reverse=not ascending)
+        for index, spot in zip(sorted(group), spots, strict=True):
+            placed[index] = spot
+
+
+# --- enumerating readings ---------------------------------------------------------
+
+
+def _legal(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    yield from _legal_sets(cards, table)
+    for reading in _run_candidates(cards, table):
+        if _wild_ok(reading, table):
+            yield reading
+
+
+def _legal_sets(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """The legal set readings, once for each rank and each choice of wilds counting as natural."""
+    seen: set[tuple[Rank | None, tuple[bool, ...]]] = set()
+    for reading in _set_candidates(cards, table):
+        key = (reading.rank, reading.wild)
+        if key not in seen and _wild_ok(reading, table):
+            seen.add(key)
+            yield reading
+
+
+def _fixed_cards(cards: tuple[MeldCard, ...], table: _Table) -> dict[int, Card]:
+    """The card each natural or role-marked card stands for, by its index in the meld."""
+    return {index: held.role or held.card for index, held in enumerate(cards) if not table.is_free(held)}
+
+
+def _set_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """Each way to read the cards as a set, before the wild-card rules are checked."""
+    ranks = {card.rank for card in _fixed_cards(cards, table).values()}
+    if len(ranks) > 1:
+        return
+    for rank in ranks or _all_wild_ranks(cards):
+        assert rank is not None
+        own: dict[Card, list[int]] = {}
+        for index, held in enumerate(cards):
+            if table.is_free(held) and held.card.rank == rank:
+                own.setdefault(held.card, []).append(index)
+        # A wild of the set's rank may stand for itself; the more do, the more can count as natural,
+        # but the fewer suits the set may show. Without either option, it changes nothing.
+        every_count = table.rules.options.wild_in_place_natural or table.rules.options.distinct_suit_sets
+        choices = (range(len(indexes), -1, -1) if every_count else (len(indexes),) for indexes in own.values())
+        for counts in itertools.product(*choices):
+            selves = {index for indexes, count in zip(own.values(), counts, strict=True) for index in indexes[:count]}
+            yield _set_reading(cards, table, rank, selves)
+
+
+def _all_wild_ranks(cards: tuple[MeldCard, ...]) -> list[Rank]:
+    held = Counter(held.card.rank for held in cards if held.card.rank is not None)
+    return [rank for rank, _ in held.most_common()] + [rank for rank in Rank if rank not in held]
+
+
+def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves: set[int]) -> Reading:
+    read_as: list[Card | None] = []
+    for index, held in enumerate(cards):
+        if not table.is_free(held):
+            read_as.append(held.role or held.card)
+        elif index in selves:
+            read_as.append(held.card)
+        else:
+            read_as.append(None)
+    taken = [card.suit for card in read_as if card is not None]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    filled = []
+    for card in read_as:
+        if card is None:
+            suit = missing.pop(0) if len(missing) > 1 else missing[0]
+            card = _CARDS[rank, suit]
+        filled.append(card)
+    return _reading(cards, table, MeldKind.SET, filled, ())
+
+
+_Fixed = dict[int, tuple[tuple[int, ...], Suit]]
+
+
+def _fixed_positions(cards: tuple[MeldCard, ...], table: _Table) -> _Fixed:
+    """Each natural or role-marked card's possible places in a run, by its index in the meld."""
+    fixed: _Fixed = {}
+    for index, card in _fixed_cards(cards, table).items():
+        assert card.rank is not None and card.suit is not None
+        fixed[index] = (table.positions(card.rank), card.suit)
+    return fixed
+
+
+def _run_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+    """Each way to read the cards as a run, upper span first, before the wild-card rules are checked."""
+    fixed = _fixed_positions(cards, table)
+    count = len(cards)
+    suits = {suit for _, suit in fixed.values()}
+    if len(suits) > 1 or count > MAX_RUN or any(not options for options, _ in fixed.values()):
+        return
+    for suit in suits or Suit:
+        for choice in _ace_choices(fixed):
+            taken = list(choice.values())
+            if len(set(taken)) != len(taken):
+                continue
+            lo = min(taken, default=table.highest)
+            hi = max(taken, default=table.lowest)
+            for start in range(min(lo, table.highest - count + 1), max(hi - count + 1, table.lowest) - 1, -1):
+                yield _span_reading(cards, table, suit, choice, start)
+
+
+def _ace_choices(fixed: _Fixed) -> Iterator[dict[int, int]]:
+    indexes = list(fixed)
+    for choice in itertools.product(*(fixed[index][0] for index in indexes)):
+        yield dict(zip(indexes, choice, strict=True))
+
+
+def _span_reading(
+    cards: tuple[MeldCard, ...], table: _Table, suit: Suit, choice: dict[int, int], start: int
+) -> Reading:
+    """The run on places start, start+1, …: a wild whose own place is empty stands there, as
+    itself; the other wilds take the empty places from the low end, in the order written."""
+    positions = dict(choice)
+    empty = [place for place in range(start, start + len(cards)) if place not in choice.values()]
+    free = [index for index in range(len(cards)) if index not in choice]
+    for index in free:
+        card = cards[index].card
+        if card.rank is not None and card.suit == suit:
+            own = [place for place in table.positions(card.rank) if place in empty]
+            if own:
+                positions[index] = own[0]
+                empty.remove(own[0])
+    for index in free:
+        if index not in positions:
+            positions[index] = empty.pop(0)
+    return _run_reading(cards, table, suit, [positions[index] for index in range(len(cards))])
+
+
+def _run_reading(cards: tuple[MeldCard, ...], table: _Table, suit: Suit | None, positions: Sequence[int]) -> Reading:
+    assert suit is not None
+    read_as = [_RUN_CARDS[place, suit] for place in positions]
+    return _reading(cards, table, MeldKind.RUN, read_as, tuple(positions))
+
+
+def _reading(
+    cards: tuple[MeldCard, ...], table: _Table, kind: MeldKind, read_as: Iterable[Card], positions: tuple[int, ...]
+) -> Reading:
+    stands = tuple(read_as)
+    wild = tuple(table.counts_as_wild(held.card, card) for held, card in zip(cards, stands, strict=True))
+    return Reading(kind, stands, positions, wild)
+
+
+# --- why the cards make no meld -------------------------------------------------------
+
+
+def _role_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection | None:
     for held in cards:
         if held.role is not None and held.role != held.card and not table.info.is_wild(held.card):
-            raise _Rejection(
+            return _Rejection(
                 Reason.NOT_WILD,
                 f"{held.card} is not wild this round, so it cannot stand for {held.role}.",
             )
+    return None
+
+
+def _dead_joker(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection | None:
+    if any(held.card.is_joker and not table.info.is_wild(held.card) for held in cards):
+        return _Rejection(Reason.NOT_WILD, f"{_names(cards)}: this game is played without jokers.")
+    return None
+
+
+def _structure_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection:
+    """Why the cards make neither a set nor a run, whatever their order."""
+    fixed = _fixed_cards(cards, table)
+    listed = list(fixed.values())
+    if len({card.suit for card in listed}) > 1 or len(set(listed)) < len(listed):
+        return _mixed(cards, listed, table)
+    if any(card.rank is Rank.ACE for card in listed) and table.no_aces:
+        return _Rejection(
+            Reason.ACES_NOT_IN_RUNS,
+            f"{_names(cards)}: with no aces in runs, an ace melds only in a set; no card stands as an ace in a run.",
+        )
+    return _run_structure_problem(cards, _fixed_positions(cards, table), table)
 
 
 def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Rejection:
@@ -243,7 +726,12 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
     ranks = Counter(card.rank for card in fixed)
     if len(suits) == 1:
         twice = next(card for card, count in Counter(fixed).items() if count > 1)
-        return _Rejection(Reason.DUPLICATE_IN_RUN, f"{_names(cards)}: a run cannot hold {twice} twice.")
+        one_ace = (
+            "; it may start or end with an ace, but never both"
+            if twice.rank is Rank.ACE and table.ace is AceRule.BOTH and not table.no_aces
+            else ""
+        )
+        return _Rejection(Reason.DUPLICATE_IN_RUN, f"{_names(cards)}: a run cannot hold {twice} twice{one_ace}.")
     if len(ranks) == len(fixed) or max(suits.values()) > max(ranks.values()):
         return _Rejection(
             Reason.MIXED_SUITS,
@@ -255,200 +743,16 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
     )
 
 
-# --- sets -------------------------------------------------------------------
-
-
-def _set_readings(cards: tuple[MeldCard, ...], table: _Table, fixed: list[Card]) -> Iterator[_Reading]:
-    rank = fixed[0].rank if fixed else _all_wild_rank(cards)
-    assert rank is not None
-    for held in cards:
-        if held.role is not None and held.role.rank != rank:
-            raise _Rejection(
-                Reason.ROLE_MISMATCH,
-                f"{held.card} is marked as {held.role}, but {_names(cards)} is a set of {rank.plural}.",
-            )
-    own_rank = [index for index, held in enumerate(cards) if held.role is None and held.card.rank == rank]
-    free_own = [index for index in own_rank if table.info.is_wild(cards[index].card)]
-    # A wild of the set's rank may stand for itself; try that first, as it can count as natural.
-    for count in range(len(free_own), -1, -1):
-        for selves in itertools.combinations(free_own, count):
-            yield _set_reading(cards, table, rank, set(selves))
-        if not table.rules.options.wild_in_place_natural and not table.rules.options.distinct_suit_sets:
-            return
-
-
-def _all_wild_rank(cards: tuple[MeldCard, ...]) -> Rank:
-    ranks = Counter(held.card.rank for held in cards if held.card.rank is not None)
-    return ranks.most_common(1)[0][0] if ranks else Rank.ACE
-
-
-def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves: set[int]) -> _Reading:
-    read_as: list[Card | None] = []
-    for index, held in enumerate(cards):
-        if held.role is not None:
-            read_as.append(held.role)
-        elif not table.info.is_wild(held.card) or index in selves:
-            read_as.append(held.card)
-        else:
-            read_as.append(None)
-    taken = [card.suit for card in read_as if card is not None]
-    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
-    filled = []
-    for card in read_as:
-        if card is None:
-            suit = missing.pop(0) if len(missing) > 1 else missing[0]
-            card = Card(rank, suit)
-        filled.append(card)
-    return _Reading(MeldKind.SET, tuple(filled))
-
-
-# --- runs -------------------------------------------------------------------
-
-
-def _run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Reading]:
-    fixed = _fixed_positions(cards, table)
-    if not fixed:
-        return
-    suit = next(iter(fixed.values()))[1]
-    written = list(_written_positions(cards, fixed))
-    candidates = [positions for positions in written if _in_range(positions, table)]
-    if not candidates:
-        # The written order is no sequence here: the naturals are out of order, or a wild written
-        # at an end would stand where this game lets no card stand (Q-K-🃏 with aces low). So the
-        # naturals are sorted and the wilds fill the gaps, then the ends (RULES.md 1).
-        candidates = list(_sorted_positions(cards, fixed, table))
-    if not candidates and written:
-        raise _beyond_the_ends(cards, written[0], table)
-    if not candidates:
-        raise _run_structure_problem(cards, fixed, table)
-    for positions in candidates:
-        yield _Reading(MeldKind.RUN, tuple(Card(rank_at(p), suit) for p in positions), tuple(positions))
-
-
-def _self_anchored_run_readings(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[_Reading]:
-    """Runs of wild cards only, where those of one suit stand for themselves (wild_in_place_natural)."""
-    for suit in dict.fromkeys(held.card.suit for held in cards if held.card.suit is not None):
-        anchored = tuple(MeldCard(held.card, held.card) if held.card.suit == suit else held for held in cards)
-        try:
-            yield from _run_readings(anchored, table)
-        except _Rejection:
-            continue
-
-
-_Fixed = dict[int, tuple[tuple[int, ...], Suit]]
-
-
-def _fixed_positions(cards: tuple[MeldCard, ...], table: _Table) -> _Fixed:
-    """Each natural or role-marked card's possible positions, by its index in the meld."""
-    fixed: _Fixed = {}
-    for index, held in enumerate(cards):
-        card = held.role or held.card
-        if held.role is None and table.info.is_wild(held.card):
-            continue
-        assert card.rank is not None and card.suit is not None
-        positions = table.positions(card.rank)
-        if not positions:
-            raise _Rejection(
-                Reason.ACES_NOT_IN_RUNS,
-                f"{_names(cards)}: with no aces in runs, an ace melds only in a set.",
-            )
-        fixed[index] = (positions, card.suit)
-    return fixed
-
-
-def _in_range(positions: Sequence[int], table: _Table) -> bool:
-    return table.lowest <= min(positions) and max(positions) <= table.highest and len(positions) <= MAX_RUN
-
-
-def _written_positions(cards: tuple[MeldCard, ...], fixed: _Fixed) -> Iterator[list[int]]:
-    """Readings that keep the written order, ascending first; none when it is not a sequence.
-
-    Places may fall outside what the game allows; the caller judges that."""
-    first = min(fixed)
-    seen = []
-    for step in (1, -1):
-        for start_position in fixed[first][0]:
-            start = start_position - step * first
-            positions = [start + step * index for index in range(len(cards))]
-            if positions in seen:
-                continue
-            if all(positions[index] in options for index, (options, _) in fixed.items()):
-                seen.append(positions)
-                yield positions
-
-
-def _beyond_the_ends(cards: tuple[MeldCard, ...], positions: list[int], table: _Table) -> _Rejection:
-    """Why a run read in its written order does not fit between the game's lowest and highest place."""
-    names = _names(cards)
-    if len(cards) > MAX_RUN:
-        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards.")
-    index, place = next((i, p) for i, p in enumerate(positions) if not table.lowest <= p <= table.highest)
-    where = f"{names}: read in the order written, {cards[index].card}"
-    if not 1 <= place <= 14:
-        return _Rejection(
-            Reason.WRAP, f"{where} would stand beyond the ace; runs never wrap around (K-A-2 is not a run)."
-        )
-    if table.no_aces:
-        return _Rejection(
-            Reason.ACES_NOT_IN_RUNS, f"{where} would stand as an ace; with no aces in runs, no card stands as an ace."
-        )
-    rule = "low, so A-2-3 is a run but Q-K-A is not" if place == 14 else "high, so Q-K-A is a run but A-2-3 is not"
-    return _Rejection(Reason.ACE_NOT_ALLOWED, f"{where} would stand as an ace; aces are {rule}.")
-
-
-def _ace_choices(fixed: _Fixed) -> Iterator[dict[int, int]]:
-    indexes = list(fixed)
-    for choice in itertools.product(*(fixed[index][0] for index in indexes)):
-        yield dict(zip(indexes, choice, strict=True))
-
-
-def _sorted_positions(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> Iterator[list[int]]:
-    """Readings with the naturals sorted, gaps filled first, the rest at the ends (upper end first)."""
-    free = [index for index in range(len(cards)) if index not in fixed]
-    for choice in _ace_choices(fixed):
-        taken = sorted(choice.values())
-        if len(set(taken)) != len(taken):
-            continue
-        inside = taken[-1] - taken[0] + 1 - len(taken)
-        extras = len(free) - inside
-        if extras < 0:
-            continue
-        for above in range(extras, -1, -1):
-            start, end = taken[0] - (extras - above), taken[-1] + above
-            if not _in_range([start, end], table) or end - start + 1 > MAX_RUN:
-                continue
-            yield _place_free_wilds(cards, choice, free, start, end, table)
-
-
-def _place_free_wilds(
-    cards: tuple[MeldCard, ...], choice: dict[int, int], free: list[int], start: int, end: int, table: _Table
-) -> list[int]:
-    positions = dict(choice)
-    empty = [position for position in range(start, end + 1) if position not in choice.values()]
-    anchor = cards[next(iter(choice))]
-    suit = (anchor.role or anchor.card).suit
-    for index in free:  # a wild whose own place is empty stands there, as itself
-        card = cards[index].card
-        if card.rank is not None and card.suit == suit:
-            own = [p for p in table.positions(card.rank) if p in empty]
-            if own:
-                positions[index] = own[0]
-                empty.remove(own[0])
-    for index in free:
-        if index not in positions:
-            positions[index] = empty.pop(0)
-    return [positions[index] for index in range(len(cards))]
-
-
 def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> _Rejection:
-    """Why no reading of a one-suit group is a sequence."""
+    """Why no arrangement of a one-suit group is a sequence."""
     names = _names(cards)
     if len(cards) > MAX_RUN:
-        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards.")
+        both = " (it may start or end with an ace, but never both)" if table.ace is AceRule.BOTH else ""
+        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards{both}.")
     distinct, twice = _has_distinct_choice(fixed)
     if not distinct:
         return _Rejection(Reason.DUPLICATE_IN_RUN, f"{names}: a run cannot hold two cards of rank {twice}.")
-    if _fits_with_aces_anywhere(cards, fixed, table):
+    if _fits_with_aces_anywhere(cards, table):
         if table.ace is AceRule.LOW:
             return _Rejection(
                 Reason.ACE_NOT_ALLOWED,
@@ -486,11 +790,9 @@ def _smallest_gap(fixed: _Fixed) -> int:
     return min(gaps)
 
 
-def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> bool:
+def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], table: _Table) -> bool:
     relaxed = _Table(_relaxed_rules(table.rules), table.info)
-    loose = {index: (relaxed.positions(rank_at(options[0])), suit) for index, (options, suit) in fixed.items()}
-    written = [positions for positions in _written_positions(cards, loose) if _in_range(positions, relaxed)]
-    return bool(written or list(_sorted_positions(cards, loose, relaxed)))
+    return next(_run_candidates(cards, relaxed), None) is not None
 
 
 def _relaxed_rules(rules: RuleSet) -> RuleSet:
@@ -511,9 +813,23 @@ def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed) -> bool:
 # --- the wild-card rules ------------------------------------------------------
 
 
-def _wild_problem(cards: tuple[MeldCard, ...], reading: _Reading, table: _Table) -> _Rejection | None:
+def _wild_ok(reading: Reading, table: _Table) -> bool:
+    """Whether the reading keeps the wild-card and suit rules (a quick _wild_problem is None)."""
+    options = table.rules.options
+    wilds = sum(reading.wild)
+    if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(reading.wild):
+        return False
+    if reading.kind is MeldKind.RUN:
+        if options.no_adjacent_wilds and wilds > 1:
+            wild_places = {place for place, wild in zip(reading.positions, reading.wild, strict=True) if wild}
+            return not any(place + 1 in wild_places for place in wild_places)
+        return True
+    return not options.distinct_suit_sets or len({card.suit for card in reading.read_as}) >= 3
+
+
+def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> _Rejection | None:
     """The first wild-card or suit rule this reading breaks, or None."""
-    wild = [table.counts_as_wild(held.card, stands) for held, stands in zip(cards, reading.read_as, strict=True)]
+    wild = reading.wild
     wilds = sum(wild)
     naturals = len(cards) - wilds
     if table.rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and wilds > naturals:
@@ -523,7 +839,7 @@ def _wild_problem(cards: tuple[MeldCard, ...], reading: _Reading, table: _Table)
             f"natural{'s' if naturals != 1 else ''}; a meld may never hold more wilds than naturals.",
         )
     if reading.kind is MeldKind.RUN and table.rules.options.no_adjacent_wilds:
-        problem = _adjacent_wilds(cards, reading, wild)
+        problem = _adjacent_wilds(cards, reading, wild, any(table.is_free(held) for held in cards))
         if problem:
             return problem
     if reading.kind is MeldKind.SET and table.rules.options.distinct_suit_sets:
@@ -537,7 +853,9 @@ def _wild_problem(cards: tuple[MeldCard, ...], reading: _Reading, table: _Table)
     return None
 
 
-def _adjacent_wilds(cards: tuple[MeldCard, ...], reading: _Reading, wild: list[bool]) -> _Rejection | None:
+def _adjacent_wilds(
+    cards: tuple[MeldCard, ...], reading: Reading, wild: tuple[bool, ...], any_layout: bool
+) -> _Rejection | None:
     by_position = sorted(range(len(cards)), key=lambda index: reading.positions[index])
     for lower, upper in itertools.pairwise(by_position):
         if wild[lower] and wild[upper]:
@@ -545,7 +863,8 @@ def _adjacent_wilds(cards: tuple[MeldCard, ...], reading: _Reading, wild: list[b
                 Reason.ADJACENT_WILDS,
                 f"{cards[lower].card} and {cards[upper].card} stand side by side in the run "
                 f"(as {reading.read_as[lower]} and {reading.read_as[upper]}); "
-                "two wild cards may not be next to each other in a run.",
+                "two wild cards may not be next to each other in a run"
+                + (", and no other layout of these cards keeps them apart." if any_layout else "."),
             )
     return None
 

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, MeldCard, Rank, Suit
 from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
@@ -50,7 +50,9 @@ __all__ = [
     "reference_declarer_meld_ok",
     "reference_is_meld",
     "reference_meld_kinds",
+    "reference_meld_readings",
     "reference_points",
+    "reference_run_ok",
 ]
 
 MAX_RUN = 13
@@ -307,6 +309,115 @@ def reference_meld_kinds(cards: Iterable[Card], rules: RuleSet, info: RoundInfo)
 def reference_is_meld(cards: Iterable[Card], rules: RuleSet, info: RoundInfo) -> bool:
     """Whether the cards, in any order, form one legal meld (a set or a run) this round."""
     return any(reference_meld_kinds(cards, rules, info))
+
+
+# --- the readings of one meld written with roles (D10) -----------------------------------------------
+
+ReadingShape = tuple[str, int, str]  # ("set", rank, "") or ("run", lowest place, suit)
+
+
+def reference_meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> frozenset[ReadingShape]:
+    """Every legal reading of a meld as written with roles (``JK=7H``), whatever the order of its cards:
+    ``("set", rank, "")`` or ``("run", lowest place, suit)``.
+
+    Brute force over every suit a free wild could take in a set, and every way to put the cards on
+    the places of a run: a natural on its own place (an ace on a place the ``ace`` option allows), a
+    wild with a role on the role's place, the free wilds on the places left in every order. A role is
+    binding; a natural may carry only itself as its role.
+    """
+    ctx = _context(rules, info)
+    if len(cards) < 3:
+        return frozenset()
+    for held in cards:
+        if held.card.is_joker and not ctx.is_wild(held.card):
+            return frozenset()
+        if held.role is not None and held.role != held.card and not ctx.is_wild(held.card):
+            return frozenset()
+    pinned = [
+        (held.card, held.role or held.card) for held in cards if held.role is not None or not ctx.is_wild(held.card)
+    ]
+    free = [held.card for held in cards if held.role is None and ctx.is_wild(held.card)]
+    shapes: set[ReadingShape] = set()
+    for rank in Rank:
+        if any(stands.rank != rank for _, stands in pinned):
+            continue
+        for suits in itertools.product(Suit, repeat=len(free)):
+            pairs = pinned + [(card, Card(rank, suit)) for card, suit in zip(free, suits, strict=True)]
+            if _legal_set_pairs(pairs, ctx):
+                shapes.add(("set", int(rank), ""))
+                break
+    for suit in Suit:
+        for low in range(ctx.run_low, ctx.run_high - len(cards) + 2):
+            if len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, range(low, low + len(cards)), ctx):
+                shapes.add(("run", low, suit.value))
+    return frozenset(shapes)
+
+
+def reference_run_ok(
+    cards: Sequence[MeldCard], places: Sequence[int], suit: Suit, rules: RuleSet, info: RoundInfo
+) -> bool:
+    """Whether the cards, each on the given place of a run in ``suit``, are a legal run: the places
+    consecutive and allowed (an ace only where the ``ace`` option puts it), every natural and role
+    on its own place, and the wild rules kept."""
+    ctx = _context(rules, info)
+    if len(cards) < 3 or len(cards) > MAX_RUN or sorted(places) != list(range(min(places), min(places) + len(cards))):
+        return False
+    if not ctx.run_low <= min(places) <= max(places) <= ctx.run_high:
+        return False
+    pairs = []
+    for held, place in zip(cards, places, strict=True):
+        stands = Card(_rank_at(place), suit)
+        if stands.rank == Rank.ACE and place not in ctx.ace_positions:
+            return False
+        if (held.role or held.card) != stands and (held.role is not None or not ctx.is_wild(held.card)):
+            return False
+        if held.role is not None and held.role != held.card and not ctx.is_wild(held.card):
+            return False
+        pairs.append((held.card, stands, place))
+    wild_places = {place for card, stands, place in pairs if _counts_wild(card, stands, ctx)}
+    if ctx.wild_limit and 2 * len(wild_places) > len(cards):
+        return False
+    return not (ctx.no_adjacent and any(place + 1 in wild_places for place in wild_places))
+
+
+def _legal_set_pairs(pairs: Sequence[tuple[Card, Card]], ctx: _Context) -> bool:
+    wild = sum(_counts_wild(card, stands, ctx) for card, stands in pairs)
+    if ctx.wild_limit and 2 * wild > len(pairs):
+        return False
+    return not ctx.distinct_suits or len({stands.suit for _, stands in pairs}) >= 3
+
+
+def _places_for(stands: Card, suit: Suit, window: range, ctx: _Context) -> list[int]:
+    if stands.suit != suit or stands.rank is None:
+        return []
+    if stands.rank == Rank.ACE:
+        return [place for place in window if place in ctx.ace_positions]
+    return [place for place in window if place == int(stands.rank)]
+
+
+def _some_legal_run(
+    pinned: Sequence[tuple[Card, Card]], free: Sequence[Card], suit: Suit, window: range, ctx: _Context
+) -> bool:
+    options = [_places_for(stands, suit, window, ctx) for _, stands in pinned]
+    for places in itertools.product(*options):
+        if len(set(places)) != len(places):
+            continue
+        left = [place for place in window if place not in places]
+        for order in set(itertools.permutations(free)):
+            wild_places = {
+                place for place, (card, stands) in zip(places, pinned, strict=True) if _counts_wild(card, stands, ctx)
+            }
+            wild_places |= {
+                place
+                for place, card in zip(left, order, strict=True)
+                if _counts_wild(card, Card(_rank_at(place), suit), ctx)
+            }
+            if ctx.wild_limit and 2 * len(wild_places) > len(window):
+                continue
+            if ctx.no_adjacent and any(place + 1 in wild_places for place in wild_places):
+                continue
+            return True
+    return False
 
 
 # --- the best arrangement (D7) --------------------------------------------------------------------

@@ -211,6 +211,21 @@ def test_check_explicit_role() -> None:
     assert answer["melds"][0]["cards"] == ["JK=JH", "9H", "10H"]
 
 
+def test_check_d10_reads_the_cards_not_their_order() -> None:
+    answer = ok("check", "--variant", "pay-me", "--round", "5", "5H 6H JK 2C")
+    assert answer["valid"] is True
+    meld = answer["melds"][0]
+    assert meld["cards"] == ["5H", "6H", "JK", "2C"]
+    assert meld["kind"] == "run"
+    assert meld["read_as"] == ["5H", "6H", "4H", "7H"]
+    assert meld["reading"] == ["JK=4H", "5H", "6H", "2C=7H"]
+    assert meld["reading_text"] == "read as 4♥ 5♥ 6♥ 7♥"
+    roles = ok("check", "--variant", "pay-me", "--round", "5", "5H 6H JK=7H 2C=8H")
+    assert roles["valid"] is False
+    assert "side by side" in roles["melds"][0]["reason"]
+    assert roles["melds"][0]["reading"] is None
+
+
 def test_check_copies_within_the_decks() -> None:
     assert ok("check", "--variant", "pay-me", "--round", "5", "8H 8H 8H")["valid"] is True
     line = fails("check", "--variant", "pay-me", "--round", "5", "8H 8H 8H 8H")

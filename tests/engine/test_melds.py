@@ -6,7 +6,7 @@ import pytest
 
 from engine.cards import parse_meld
 from engine.errors import IllegalMeld
-from engine.melds import MeldKind, Reason, Verdict, can_meld, check_meld, verify_meld
+from engine.melds import MeldKind, Reason, Verdict, can_meld, check_meld, meld_readings, open_readings, verify_meld
 from engine.rules import rule_set
 from engine.schedule import round_info
 
@@ -239,7 +239,8 @@ def test_a_wild_written_where_no_card_may_stand_is_read_at_the_other_end() -> No
     assert_valid(judge("pay-me", 5, "QH KH JK"), "run", "QH KH JK=JH")  # aces low: never Q-K-A
     assert_valid(judge("pay-me", 3, "JC QC KC JK"), "run", "JC QC KC JK=10C")
     assert_valid(judge("3-13", 5, "KH AH 2H"), "run", "KH AH 2H=QH")  # 2H is wild; nothing follows the ace
-    assert_valid(judge("3-13", 4, "2D 2H 3H 4H 5H"), "run", "2D=6H 2H=7H 3H 4H 5H")  # aces high: none below 2
+    # 2H is wild in 3-13 but may stand in its own place below the 3; 2D then takes the upper end.
+    assert_valid(judge("3-13", 4, "2D 2H 3H 4H 5H"), "run", "2D=6H 2H 3H 4H 5H")
     # Where the wild stands at a legal end as written, it stays there.
     assert_valid(judge("pay-me", 5, "JK QH KH"), "run", "JK=JH QH KH")
     assert_valid(judge("3-13", 6, "QH KH JK"), "run", "QH KH JK=AH")
@@ -325,8 +326,13 @@ def test_sets_have_no_adjacency_rule() -> None:
 
 
 def test_adjacent_wilds_at_an_end() -> None:
-    assert_invalid(judge("pay-me", 5, "9C 10C JK 2D"), "adjacent_wilds")
-    assert_invalid(judge("pay-me", 5, "JK 2D 9C 10C"), "adjacent_wilds")
+    # D10: written at one end the two wilds would stand side by side, but the cards can be laid out
+    # with a wild at each end, so the meld is legal; the wild written outermost keeps its end.
+    assert_valid(judge("pay-me", 5, "9C 10C JK 2D"), "run", "9C 10C JK=8C 2D=JC")
+    assert_valid(judge("pay-me", 5, "JK 2D 9C 10C"), "run", "JK=8C 2D=JC 9C 10C")
+    # Where no layout keeps them apart, the meld is refused.
+    assert_invalid(judge("pay-me", 5, "9C 10C JK=JC 2D=QC"), "adjacent_wilds")
+    assert_invalid(judge("pay-me", 5, "9C JK 2D QC"), "adjacent_wilds")
 
 
 def test_adjacent_wilds_in_gaps_after_sorting() -> None:
@@ -484,3 +490,201 @@ def test_wild_in_place_natural_run_of_wild_cards(number: int, meld: str, read_as
 
 def test_wild_in_place_natural_run_with_explicit_roles() -> None:
     assert_valid(judge("pay-me", 1, "2D=2D 3D=3D JK", wild_in_place_natural=True), "run", "2D 3D JK=4D")
+
+
+# --- D10: the cards decide, not the written order ----------------------------------------
+
+
+def test_d10_the_issue_example() -> None:
+    # Pay Me round 5: jokers, 2s and 7s wild, no wilds side by side. Written as 5-6-7-8 the two
+    # wilds would touch, but the cards can be laid out 4-5-6-7.
+    verdict = judge("pay-me", 5, "5H 6H JK 2C")
+    assert_valid(verdict, "run", "5H 6H JK=4H 2C=7H")
+    assert verdict.arranged_text == "JK=4H 5H 6H 2C=7H"
+    assert verdict.reading_text == "read as 4♥ 5♥ 6♥ 7♥"
+    assert verdict.positions == (5, 6, 4, 7)
+    assert verdict.wild == (False, False, True, True)
+
+
+@pytest.mark.parametrize(
+    "meld",
+    ["6H 5H 2C JK", "JK 2C 5H 6H", "2C 6H JK 5H", "JK 5H 2C 6H", "6H JK 5H 2C"],
+)
+def test_d10_any_order_of_the_same_cards_is_legal(meld: str) -> None:
+    verdict = judge("pay-me", 5, meld)
+    assert verdict.valid, verdict.reason
+    assert verdict.reading_text == "read as 4♥ 5♥ 6♥ 7♥"
+
+
+def test_d10_naturals_out_of_order() -> None:
+    assert_valid(judge("pay-me", 5, "6H 4H 5H"), "run", "6H 4H 5H")
+    assert judge("pay-me", 5, "6H 4H 5H").reading_text == "read as 4♥ 5♥ 6♥"
+    assert_valid(judge("pay-me", 5, "KS 9S JS 10S QS"), "run")
+    assert judge("3-13", 5, "AH QH KH").reading_text == "read as Q♥ K♥ A♥"
+
+
+def test_d10_roles_are_binding() -> None:
+    # With the roles written, the wilds stand side by side: refused, though 4-5-6-7 would do.
+    assert_invalid(judge("pay-me", 5, "5H 6H JK=7H 2C=8H"), "adjacent_wilds")
+    # One role fixes that wild; the other wild still goes where the cards allow.
+    assert_valid(judge("pay-me", 5, "5H 6H JK=7H 2C"), "run", "5H 6H JK=7H 2C=4H")
+    assert_valid(judge("pay-me", 5, "5H 6H JK 2C=4H"), "run", "5H 6H JK=7H 2C=4H")
+    assert_invalid(judge("pay-me", 5, "JK=8H 5H 6H"), "gap")
+    assert_invalid(judge("pay-me", 5, "8H 8S JK=9H"), "mixed_ranks")
+
+
+def test_d10_a_run_written_as_a_sequence_is_read_that_way() -> None:
+    assert_valid(judge("pay-me", 5, "4H 5H JK"), "run", "4H 5H JK=6H")  # not 3-4-5
+    assert_valid(judge("pay-me", 5, "JK 4H 5H"), "run", "JK=3H 4H 5H")  # not 4-5-6
+    assert_valid(judge("pay-me", 5, "5H 4H JK"), "run", "5H 4H JK=3H")  # descending
+    assert_valid(judge("pay-me", 5, "JK 5H 4H"), "run", "JK=6H 5H 4H")  # descending
+    assert_valid(judge("pay-me", 5, "8C JK 10C JK QC"), "run", "8C JK=9C 10C JK=JC QC")
+
+
+def test_d10_descending_runs() -> None:
+    assert_valid(judge("pay-me", 5, "KS QS JK 10S"), "run", "KS QS JK=JS 10S")
+    assert judge("pay-me", 5, "KS QS JK 10S").reading_text == "read as 10♠ J♠ Q♠ K♠"
+    assert_valid(judge("3-13", 5, "AD KD QD JK"), "run", "AD KD QD JK=JD")
+    assert_valid(judge("pay-me-family", 5, "3D 2D AD", ace="both"), "run", "3D 2D AD")
+
+
+def test_d10_a_wild_written_between_two_naturals_stands_in_that_gap() -> None:
+    # Not a sequence as written (9 then 7 then 5), but each wild stays in its gap.
+    assert_valid(judge("three-thirteen", 6, "9H 8S 7H 5H 8D"), "run", "9H 8S=8H 7H 5H 8D=6H")
+    assert_valid(judge("pay-me", 4, "9H 2C 7H 5H JK"), "run", "9H 2C=8H 7H 5H JK=6H")
+
+
+def test_d10_a_wild_written_at_an_end_stands_at_that_end_when_it_can() -> None:
+    # As written (2-3-4-6 or 4-5-6-7) the wilds would touch; laid out 3-4-5-6, the joker keeps its end.
+    assert_valid(judge("pay-me", 5, "JK 2C 4H 6H"), "run", "JK=3H 2C=5H 4H 6H")
+    # Written after the naturals, the outermost wild keeps the end.
+    assert_valid(judge("pay-me", 5, "4H 6H 2C JK"), "run", "4H 6H 2C=5H JK=7H")
+    # The written end is beyond the King where aces are low: the other end, as the cards allow.
+    assert_valid(judge("pay-me", 5, "QH JH KH JK"), "run", "QH JH KH JK=10H")
+
+
+def test_d10_a_wild_with_no_gap_between_its_naturals_takes_the_upper_end() -> None:
+    verdict = judge("pay-me", 5, "5H JK 6H")
+    assert_valid(verdict, "run", "5H JK=7H 6H")
+    assert verdict.arranged_text == "5H 6H JK=7H"
+
+
+def test_d10_refusals_still_quote_the_cards_and_say_why() -> None:
+    verdict = judge("pay-me", 5, "5H 6H JK=7H 2C=8H")
+    assert verdict.reason is not None
+    assert "JK and 2C" in verdict.reason and "side by side" in verdict.reason
+    assert "layout" not in verdict.reason  # the roles were written: no other layout to try
+    free = judge("pay-me", 5, "QC 9C 2D JK").reason
+    assert free is not None and free.endswith("and no other layout of these cards keeps them apart.")
+    gap = judge("pay-me", 5, "3H 9H JK")
+    assert gap.reason == "3H 9H JK: the gaps between the naturals need 5 wild cards, but there is 1."
+
+
+def test_d10_verdict_json_shows_the_reading() -> None:
+    payload = judge("pay-me", 5, "5H 6H JK 2C").as_json()
+    assert payload["read_as"] == ["5H", "6H", "4H", "7H"]  # unchanged: in the order written
+    assert payload["reading"] == ["JK=4H", "5H", "6H", "2C=7H"]
+    assert payload["reading_text"] == "read as 4♥ 5♥ 6♥ 7♥"
+    bad = judge("pay-me", 5, "5H 6H JK=7H 2C=8H").as_json()
+    assert bad["reading"] is None and bad["reading_text"] is None
+
+
+def test_d10_sets_in_any_order() -> None:
+    verdict = judge("pay-me", 5, "JK 8H 2C 8S")
+    assert_valid(verdict, "set", "JK=8D 8H 2C=8C 8S")
+    assert verdict.reading_text == "read as 8♦ 8♥ 8♣ 8♠"
+
+
+# --- D12: wild aces in runs ----------------------------------------------------------------
+
+
+FULL_CYCLE_NO_ACES = {"full_cycle": True, "no_aces_in_runs": True}
+
+
+def test_d12_a_wild_ace_stands_for_any_rank_in_a_run() -> None:
+    # Round 12 of the full cycle deals 14 cards: aces are wild.
+    assert_valid(judge("pay-me", 12, "5H 6H AS", **FULL_CYCLE_NO_ACES), "run", "5H 6H AS=7H")
+    assert_valid(judge("pay-me", 12, "AS 5H 6H", **FULL_CYCLE_NO_ACES), "run", "AS=4H 5H 6H")
+    assert_valid(judge("pay-me", 12, "QH KH AH", **FULL_CYCLE_NO_ACES), "run", "QH KH AH=JH")
+    assert_valid(judge("pay-me-family", 12, "JK 5H AS 7H", **FULL_CYCLE_NO_ACES), "run", "JK=4H 5H AS=6H 7H")
+    assert_valid(judge("three-thirteen", 12, "AS AD 7H", **FULL_CYCLE_NO_ACES), "set")
+
+
+def test_d12_no_card_stands_for_an_ace_in_a_run() -> None:
+    assert_invalid(judge("pay-me", 12, "AS=AH 2H 3H", **FULL_CYCLE_NO_ACES), "aces_not_in_runs")
+    assert_invalid(judge("pay-me", 12, "QH KH AH=AH", **FULL_CYCLE_NO_ACES), "aces_not_in_runs")
+    # Standing for itself (as a natural, with that option) would make it an ace in a run: it moves.
+    on = {**FULL_CYCLE_NO_ACES, "wild_in_place_natural": True}
+    assert_valid(judge("pay-me", 12, "AH 2H 3H", **on), "run", "AH=4H 2H 3H")
+
+
+def test_d12_without_the_option_a_wild_ace_still_stands_anywhere() -> None:
+    assert_valid(judge("pay-me", 12, "9C AS JC", full_cycle=True), "run", "9C AS=10C JC")
+
+
+# --- D14: one ace per run ------------------------------------------------------------------
+
+
+def test_d14_a_run_may_start_or_end_with_an_ace() -> None:
+    assert_valid(judge("pay-me-family", 5, "AH 2H 3H", ace="both"), "run")
+    assert_valid(judge("pay-me-family", 5, "QH KH AH", ace="both"), "run")
+    long_low = judge("pay-me-family", 4, "AH 2H 3H 4H 5H 7H 8H 9H 10H JH QH KH JK", ace="both")
+    assert_valid(long_low, "run")
+    assert long_low.reading_text == "read as A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
+
+
+def test_d14_never_both_ends() -> None:
+    cards = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
+    verdict = judge("pay-me-family", 5, cards, ace="both")
+    assert_invalid(verdict, "duplicate_in_run")
+    assert verdict.reason == f"{cards}: a run cannot hold AH twice; it may start or end with an ace, but never both."
+    # 7H is wild in round 5, so it could stand for any card: still no second ace.
+    assert_invalid(judge("pay-me-family", 5, "JK 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", ace="both"), "too_long")
+    assert_invalid(
+        judge("pay-me-family", 5, "JK=AH 2H 3H 4H 5H 6H 8H 9H 10H JH QH KH AH", ace="both"), "duplicate_in_run"
+    )
+
+
+def test_d14_a_run_has_at_most_thirteen_cards() -> None:
+    verdict = judge("pay-me-family", 4, "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK", ace="both")
+    assert_invalid(verdict, "too_long")
+    assert verdict.reason is not None and "at most 13 cards" in verdict.reason and "never both" in verdict.reason
+
+
+# --- every reading, and the readings the writing leaves open (for D13) ---------------------
+
+
+def words(variant: str, number: int, meld: str, *, opened: bool = False, **options: object) -> list[str]:
+    rules = rule_set(variant, options)
+    listing = open_readings if opened else meld_readings
+    return [reading.words for reading in listing(parse_meld(meld), rules, round_info(rules, number))]
+
+
+def test_meld_readings_lists_every_legal_reading() -> None:
+    assert words("pay-me", 5, "5H 6H JK") == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "6H JK 5H") == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "9C 10C JK 2D") == ["8♣ 9♣ 10♣ J♣"]
+    assert words("pay-me", 5, "9C JK 2D QC") == []
+    assert words("pay-me-family", 5, "QH KH JK", ace="both") == ["Q♥ K♥ A♥", "J♥ Q♥ K♥"]
+    assert len(words("3-13", 5, "JK JK JK")) == 13 + 4 * 11  # every rank; every suit and span, 2-3-4 to Q-K-A
+
+
+def test_open_readings_keep_what_the_writing_does_not_fix() -> None:
+    # RULES.md D13: 5H JK 6H leaves the joker's end open; 5H 6H JK does not.
+    assert words("pay-me", 5, "5H JK 6H", opened=True) == ["5♥ 6♥ 7♥", "4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "5H 6H JK", opened=True) == ["5♥ 6♥ 7♥"]
+    assert words("pay-me", 5, "JK 5H 6H", opened=True) == ["4♥ 5♥ 6♥"]
+    assert words("pay-me", 5, "5H 6H JK=4H", opened=True) == ["4♥ 5♥ 6♥"]  # a role fixes it at once
+    # A meld that is both a set and a run: the 3s, or 2-3-4 as written.
+    assert words("3-13", 1, "2H 3H JK", opened=True) == ["3♠ 3♥ 3♦", "2♥ 3♥ 4♥"]
+    # A meld of wild cards only stays open to every rank.
+    assert len(words("3-13", 5, "JK JK JK", opened=True)) > 13
+    assert words("pay-me", 5, "9C JK 2D QC", opened=True) == []
+
+
+def test_open_readings_start_with_the_verdicts_reading() -> None:
+    rules = rule_set("pay-me")
+    info = round_info(rules, 5)
+    for meld in ("5H 6H JK 2C", "5H JK 6H", "8H JK 8S", "10C JK 9C"):
+        cards = parse_meld(meld)
+        assert open_readings(cards, rules, info)[0] == check_meld(cards, rules, info).reading

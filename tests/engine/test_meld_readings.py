@@ -1,0 +1,191 @@
+"""Readings of a meld against the brute-force reference (RULES.md 1-4, D10, D12, D14).
+
+A meld is legal when some arrangement of its cards is (D10): ``check_meld`` must agree with
+``reference_meld_readings`` (every place and suit each card could take) for every preset, every
+``ace`` setting and every option that limits wild cards, and ``meld_readings`` must list exactly
+the reference's readings, each of them legal with its roles kept.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, MeldCard, Rank, Suit, format_cards
+from engine.melds import MeldKind, Reading, can_meld, check_meld, meld_readings, open_readings, rank_at
+from engine.rules import RuleSet, rule_set
+from engine.schedule import RoundInfo, round_info
+from tests.engine.reference import (
+    DeclarerMeld,
+    reference_declarer_meld_ok,
+    reference_meld_readings,
+    reference_run_ok,
+)
+
+PROPERTY = settings(max_examples=400, deadline=None)
+RUMMY = ["pay-me", "pay-me-family", "three-thirteen", "3-13"]
+CHOICES: dict[str, list[object]] = {
+    "ace": [None, "low", "high", "both"],
+    "wild_limit": [None, "none", "not_more_than_naturals"],
+    "no_adjacent_wilds": [None, True, False],
+    "no_aces_in_runs": [None, None, True],
+    "distinct_suit_sets": [None, None, True],
+    "wild_in_place_natural": [None, None, True],
+    "full_cycle": [None, None, True],
+}
+MAX_FREE_WILDS = 4  # keeps the brute force quick
+
+Drawn = tuple[RuleSet, RoundInfo, list[MeldCard]]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
+    variant = draw(st.sampled_from(RUMMY))
+    options = {key: value for key, values in CHOICES.items() if (value := draw(st.sampled_from(values))) is not None}
+    rules = rule_set(variant, options)
+    aces_wild = options.get("full_cycle") and draw(st.booleans())  # the 14-card round (D12)
+    number = 12 if aces_wild else draw(st.integers(1, rules.rounds))
+    return rules, round_info(rules, number)
+
+
+def _wild_pool(info: RoundInfo) -> list[Card]:
+    pool = [Card(rank, suit) for rank in sorted(info.wild_ranks) for suit in Suit]
+    return pool + [Card.JOKER] * 3 if info.jokers_wild else pool
+
+
+@st.composite
+def melds(draw: st.DrawFn) -> Drawn:
+    """Run-like, set-like or loose groups of 3 to 14 cards in any order, some wilds with roles."""
+    rules, info = draw(tables())
+    wilds = _wild_pool(info)
+    shape = draw(st.sampled_from(["run", "run", "set", "loose"]))
+    suit = draw(st.sampled_from(list(Suit)))
+    if shape == "run":
+        length = draw(st.one_of(st.integers(3, 6), st.integers(7, 14)))  # 14: A to K and A again (D14)
+        start = draw(st.integers(1, 15 - length))
+        intended = [Card(rank_at(place), suit) for place in range(start, start + length)]
+    elif shape == "set":
+        rank = draw(st.sampled_from(list(Rank)))
+        intended = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 6)))]
+    else:
+        near = [Card(Rank(rank), other) for rank in range(1, 14) for other in (suit, Suit.CLUBS)]
+        first = draw(st.integers(0, len(near) - 6))
+        intended = [draw(st.sampled_from(near[first : first + 6])) for _ in range(draw(st.integers(3, 7)))]
+    group: list[MeldCard] = []
+    free = 0
+    for card in intended:
+        if wilds and draw(st.integers(0, 2)) == 0:
+            wild = draw(st.sampled_from(wilds))
+            if draw(st.integers(0, 3)) == 0:
+                group.append(MeldCard(wild, card))  # a role: binding
+                continue
+            if free < MAX_FREE_WILDS:
+                free += 1
+                group.append(MeldCard(wild))
+                continue
+        group.append(MeldCard(card))
+    if draw(st.integers(0, 4)) == 0 and len(group) > 3:
+        del group[draw(st.integers(0, len(group) - 1))]  # leave a gap
+    order = draw(st.sampled_from(["as drawn", "reversed", "shuffled"]))
+    if order == "reversed":
+        group.reverse()
+    elif order == "shuffled":
+        random.Random(draw(st.integers(0, 10**6))).shuffle(group)
+    return rules, info, group
+
+
+def _shape(reading: Reading) -> tuple[str, int, str]:
+    if reading.kind is MeldKind.SET:
+        assert reading.rank is not None
+        return ("set", int(reading.rank), "")
+    assert reading.suit is not None
+    return ("run", reading.low, reading.suit.value)
+
+
+def _assert_legal_with_roles(group: list[MeldCard], reading: Reading, rules: RuleSet, info: RoundInfo) -> None:
+    plain = tuple(held.card for held in group)
+    assert reference_declarer_meld_ok(DeclarerMeld(plain, reading.read_as), rules, info), reading
+    for held, stands, wild in zip(group, reading.read_as, reading.wild, strict=True):
+        assert stands == (held.role or stands), f"{held} was read as {stands}"
+        if not info.is_wild(held.card):
+            assert stands == held.card and not wild
+    if reading.kind is MeldKind.RUN:
+        assert reading.suit is not None
+        assert reference_run_ok(group, reading.positions, reading.suit, rules, info), reading
+        assert list(reading.read_as) == [Card(rank_at(place), reading.suit) for place in reading.positions]
+
+
+def _written_sequence_is_legal(group: list[MeldCard], rules: RuleSet, info: RoundInfo) -> bool:
+    """Whether the cards, read in the order written (either way), make a legal run."""
+    for suit in Suit:
+        for step in (1, -1):
+            for start in range(1, 15):
+                places = [start + step * index for index in range(len(group))]
+                if reference_run_ok(group, places, suit, rules, info):
+                    return True
+    return False
+
+
+@PROPERTY
+@given(melds())
+def test_a_meld_is_legal_when_some_arrangement_of_its_cards_is(drawn: Drawn) -> None:
+    rules, info, group = drawn
+    expected = reference_meld_readings(group, rules, info)
+    verdict = check_meld(group, rules, info)
+    assert verdict.valid == bool(expected), f"{format_cards(group)}: {verdict.reason}"
+    assert can_meld(group, rules, info) == bool(expected)
+    if not verdict.valid:
+        assert verdict.reason and verdict.reading is None and verdict.reading_text is None
+        assert "D1" not in verdict.reason and "_" not in verdict.reason
+        return
+    reading = verdict.reading
+    assert reading is not None
+    assert _shape(reading) in expected
+    _assert_legal_with_roles(group, reading, rules, info)
+    if any(shape[0] == "set" for shape in expected):
+        assert reading.kind is MeldKind.SET  # a set is preferred when the cards make both
+    elif _written_sequence_is_legal(group, rules, info):
+        steps = {later - earlier for earlier, later in zip(reading.positions, reading.positions[1:], strict=False)}
+        assert steps in ({1}, {-1}), f"{format_cards(group)} was read as {verdict.arranged_text}"
+
+
+@PROPERTY
+@given(melds())
+def test_meld_readings_are_every_legal_reading(drawn: Drawn) -> None:
+    rules, info, group = drawn
+    readings = meld_readings(group, rules, info)
+    assert {_shape(reading) for reading in readings} == reference_meld_readings(group, rules, info), format_cards(group)
+    for reading in readings:
+        _assert_legal_with_roles(group, reading, rules, info)
+
+
+@PROPERTY
+@given(melds(), st.randoms(use_true_random=False))
+def test_the_written_order_never_decides_legality(drawn: Drawn, rnd: random.Random) -> None:
+    rules, info, group = drawn
+    shuffled = list(group)
+    rnd.shuffle(shuffled)
+    assert can_meld(shuffled, rules, info) == can_meld(group, rules, info), format_cards(group)
+    assert {_shape(r) for r in meld_readings(shuffled, rules, info)} == {
+        _shape(r) for r in meld_readings(group, rules, info)
+    }
+
+
+@PROPERTY
+@given(melds())
+def test_open_readings_start_with_the_verdicts_reading(drawn: Drawn) -> None:
+    rules, info, group = drawn
+    verdict = check_meld(group, rules, info)
+    opened = open_readings(group, rules, info)
+    assert bool(opened) == verdict.valid, format_cards(group)
+    if not opened:
+        return
+    assert opened[0] == verdict.reading
+    expected = reference_meld_readings(group, rules, info)
+    for reading in opened:
+        assert _shape(reading) in expected
+        _assert_legal_with_roles(group, reading, rules, info)
+    if verdict.kind is MeldKind.RUN and _written_sequence_is_legal(group, rules, info):
+        assert len({_shape(reading) for reading in opened}) == 1  # the writing fixes the run
