@@ -372,16 +372,17 @@ def test_stale_version_is_409_and_not_stored(client: FlaskClient, app: Flask) ->
 
 def test_concurrent_write_is_409(client: FlaskClient, app: Flask) -> None:
     """Two requests read the same game; the second one to commit is refused."""
-    from companion import services
+    from companion.errors import Conflict
+    from companion.services import rummy, store
 
     game = create(client)
     with app.app_context():
-        mine = services.get_game(game["id"])
+        mine = store.get_game(game["id"])
         with app.app_context():
-            theirs = services.get_game(game["id"])
-            services.add_round(theirs, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})
-        with pytest.raises(services.Conflict):
-            services.add_round(mine, "Cy", {"Ann": 5, "Bob": 5, "Cy": 0})
+            theirs = store.get_game(game["id"])
+            rummy.add_round(theirs, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})
+        with pytest.raises(Conflict):
+            rummy.add_round(mine, "Cy", {"Ann": 5, "Bob": 5, "Cy": 0})
     assert stored_rounds(app, game["id"]) == [(1, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})]
 
 

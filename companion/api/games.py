@@ -1,0 +1,65 @@
+"""The API of games and rounds: list, start, read, delete; score, correct and undo rounds."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify
+
+from companion.api import bodies
+from companion.api.http import bp, created, json_object_body, state
+from companion.keys import edit_required
+from companion.models import Game
+from companion.services import kinds, rummy, store
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    return jsonify({"games": [summary.as_json() for summary in kinds.list_games()]})
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    body = bodies.new_game(json_object_body())
+    game, key = kinds.create_game(body["variant"], body["players"], body.get("options"), body.get("first_dealer"))
+    return created(game, key)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> tuple[Response, int]:
+    return state(store.get_game(game_id))
+
+
+@bp.delete("/games/<game_id>")
+@edit_required
+def delete_game(game: Game) -> tuple[Response, int]:
+    game_id = game.id
+    store.delete_game(game)
+    return jsonify({"deleted": game_id}), 200
+
+
+@bp.post("/games/<game_id>/rounds")
+@edit_required
+def add_round(game: Game) -> tuple[Response, int]:
+    body = bodies.round_entry(json_object_body())
+    rummy.add_round(
+        game, body.get("went_out"), body.get("scores"), body.get("version"), hands=body.get("hands"),
+        declarer=body.get("declarer"), second_discards=body.get("second_discards"),
+    )
+    return state(game, 201)
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>")
+@edit_required
+def correct_round(game: Game, number: int) -> tuple[Response, int]:
+    body = bodies.round_entry(json_object_body())
+    rummy.correct_round(
+        game, number, body.get("went_out"), body.get("scores"), body.get("version"), hands=body.get("hands"),
+        declarer=body.get("declarer"), second_discards=body.get("second_discards"),
+    )
+    return state(game)
+
+
+@bp.delete("/games/<game_id>/rounds/last")
+@edit_required
+def undo_round(game: Game) -> tuple[Response, int]:
+    rummy.undo_last_round(game)
+    return state(game)
