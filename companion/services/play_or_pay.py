@@ -14,6 +14,7 @@ from typing import Any
 from companion.errors import InvalidInput, NotFound
 from companion.models import Game, GameEvent, utc_now
 from companion.services.store import (
+    HANDS_KIND,
     PRESETS,
     GameSummary,
     check_version,
@@ -29,8 +30,7 @@ from engine import play_or_pay as pop
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
 
-KIND = "stops"
-"""The preset kind of Play or Pay (engine.rules.Preset.kind)."""
+KIND = HANDS_KIND
 PLAY_OR_PAY = "play-or-pay"
 DEFAULT_CHIPS = pop.DEFAULT_CHIPS
 MAX_CHIPS = pop.MAX_CHIPS

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.models import Game
-from companion.services.store import PRESETS, engine_call, is_whole, preset_kind
+from companion.services.store import PRESETS, ROUNDS_KIND, engine_call, is_whole, preset_kind
 from engine import pot as pots
 
 POT_KEYS = ("pot", "ante", "second_discard", "knock", "booby_cap")
@@ -50,7 +50,7 @@ def split_options(variant: object, options: object) -> tuple[object, dict[str, A
         return options, None  # services refuses it
     given = {key: value for key, value in (options or {}).items() if key in POT_KEYS}
     rule_options = None if options is None else {k: v for k, v in options.items() if k not in POT_KEYS}
-    if not isinstance(variant, str) or preset_kind(variant) != "rummy":
+    if not isinstance(variant, str) or preset_kind(variant) != ROUNDS_KIND:
         return rule_options, None
     return rule_options, pot_options(variant, given)
 

@@ -20,6 +20,7 @@ from companion.services.pot import PotView
 from companion.services.store import (
     OPTION_SPECS,
     PRESETS,
+    ROUNDS_KIND,
     RUMMY_PRESETS,
     GameSummary,
     check_version,
@@ -43,8 +44,7 @@ from engine.scoring import (
     winners,
 )
 
-KIND = "rummy"
-"""The preset kind of the games played in rounds (engine.rules.Preset.kind)."""
+KIND = ROUNDS_KIND
 JOKER_SYMBOL = "🃏"
 ROUNDS_REFUSED = "Play or Pay is played in hands, not rounds"
 

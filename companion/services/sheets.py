@@ -25,6 +25,7 @@ import jinja2
 from markupsafe import Markup
 
 from companion.services.chart import PALETTE, score_chart_svg
+from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import schedule
@@ -348,7 +349,7 @@ def chip_tally_context(
 
 
 def _is_chip_game(variant: str) -> bool:
-    return get_preset(variant).kind == "stops"
+    return get_preset(variant).kind == HANDS_KIND
 
 
 def blank_sheet_html(

@@ -37,6 +37,10 @@ from engine.schedule import schedule
 
 __all__ = ["OPTION_SPECS", "PRESETS", "RUMMY_PRESETS", "OptionSpec", "Preset", "RuleSet"]
 
+ROUNDS_KIND = "rummy"
+"""The preset kind (engine.rules.Preset.kind) of games played in rounds: Pay Me, Three Thirteen, 3-13."""
+HANDS_KIND = "stops"
+"""The preset kind of games played in hands, card by card: Play or Pay."""
 MAX_NAME_LENGTH = 40
 SUITS: tuple[tuple[str, bool], ...] = tuple((suit.symbol, suit.is_red) for suit in Suit)
 """Each suit's symbol and whether it is red, for the pages."""
