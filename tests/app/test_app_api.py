@@ -408,6 +408,22 @@ def test_api_server_error_is_json(app: Flask) -> None:
     assert response.get_json() == {"error": "something went wrong on the server; nothing was changed"}
 
 
+def test_an_engine_error_that_reaches_the_app_is_a_400_with_its_sentence(app: Flask) -> None:
+    from engine.errors import CardError
+
+    def refuse() -> str:
+        raise CardError("the card   \"ZZ\" is not a card")
+
+    app.add_url_rule("/api/refuse", "refuse", refuse)
+    app.add_url_rule("/refuse", "refuse_page", refuse)
+    response = app.test_client().get("/api/refuse")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": 'the card "ZZ" is not a card'}
+    page = app.test_client().get("/refuse")
+    assert page.status_code == 400
+    assert "The card &#34;ZZ&#34; is not a card." in page.get_data(as_text=True)
+
+
 def test_api_needs_no_csrf_token(app: Flask) -> None:
     app.config["WTF_CSRF_ENABLED"] = True
     response = app.test_client().post("/api/games", json={"variant": "pay-me", "players": PLAYERS})
