@@ -10,7 +10,6 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 
 from companion.errors import Conflict, ServiceError, error_page, sentence
-from companion.extensions import db
 from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
 from companion.keys import can_edit as key_held
 from companion.keys import forget_key_cookie, load_for_edit, load_game, with_key_cookie
@@ -157,7 +156,7 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     current version, so saving again is a deliberate choice. When the other phone saved the very
     round this phone was adding, its entries are only shown: saving them as the next round would
     record one hand twice."""
-    db.session.rollback()
+    store.forget_reads()
     game = load_for_edit(game_id)
     adding = form.posted_round()
     if adding is not None and adding <= len(game.rounds) and request.endpoint == "games.new_round":

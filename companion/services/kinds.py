@@ -17,7 +17,7 @@ from companion.errors import ServiceError
 from companion.extensions import db
 from companion.models import Game
 from companion.services import play_or_pay, rummy
-from companion.services.store import GameSummary, get_game, preset_kind
+from companion.services.store import GameSummary, forget_reads, get_game, preset_kind
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def list_games() -> tuple[GameSummary, ...]:
 
 def current_state(game_id: str) -> dict[str, Any] | None:
     """A game's state as stored now (a 409 answers with it), or None when it cannot be read."""
-    db.session.rollback()  # forget what this request read; load what the winning write stored
+    forget_reads()  # load what the winning write stored
     try:
         return state_json(get_game(game_id))
     except ServiceError:

@@ -209,6 +209,11 @@ def delete_game(game: Game, expected_version: object = None) -> None:
     commit()
 
 
+def forget_reads() -> None:
+    """Drop what this request read (after a refused write), so the next read sees what is stored now."""
+    db.session.rollback()
+
+
 def commit() -> None:
     """Commit the session; a concurrent write (stale version, duplicate round) is a Conflict."""
     try:

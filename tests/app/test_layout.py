@@ -121,6 +121,17 @@ def test_only_the_services_and_the_base_modules_import_the_engine() -> None:
     assert {name.split(".")[1] for name in engine_users} <= {"services", "errors", "schemas"}
 
 
+def test_blueprints_leave_the_database_to_the_services() -> None:
+    offenders = [
+        name
+        for name in MODULES
+        if name.split(".")[1:2] and name.split(".")[1] in BLUEPRINT_PACKAGES
+        for target, _names in imports(name)
+        if target in ("companion.extensions", "sqlalchemy", "flask_sqlalchemy") or target.startswith("sqlalchemy.")
+    ]
+    assert offenders == []
+
+
 def test_the_services_do_not_import_the_blueprints_or_flask_requests() -> None:
     for name in MODULES:
         if not name.startswith("companion.services"):
