@@ -2,8 +2,11 @@
 
 >>> check_json("pay-me", 5, [], ["9C JK 2D QC"])["valid"]
 False
->>> schedule_json("three-thirteen", {}, None)[0]
-{'round': 1, 'cards': 3, 'wild': ['3'], 'multiplier': 1}
+>>> first = schedule_json("three-thirteen", {}, None)[0]
+>>> first["round"], first["cards"], first["wild"], first["multiplier"]
+(1, 3, ['3'], 1)
+>>> first["discard_pile"]
+'The dealer turns the last card dealt face up to start the discard pile.'
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
+from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
 from engine.layoffs import score_in_turn, score_with_layoffs, table_melds, verify_layoff
 from engine.melds import check_meld
@@ -65,6 +69,11 @@ def variants_json() -> list[dict[str, Any]]:
             "money": preset.money,
             "options": preset.defaults.as_json() if preset.kind == "rummy" else {},
             "decisions": list(preset.decisions),
+            "discard_pile": preset.discard_pile_text,
+            "first_dealer": [
+                {"method": method.value, "label": method.label, "how": method.how}
+                for method in first_dealer_methods(preset)
+            ],
         }
         for preset in PRESETS.values()
     ]

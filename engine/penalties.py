@@ -16,6 +16,8 @@ from engine.cards import Card, Rank, Suit
 from engine.rules import PenaltyTable, RuleSet
 from engine.schedule import RoundInfo
 
+JOKER_WITHOUT_VALUE = 15  # D15: a joker left in hand under a table of face values
+
 
 def _face(rank: Rank) -> int:
     return min(int(rank), 10)
@@ -32,6 +34,8 @@ def base_penalty(card: Card, table: PenaltyTable, wild: bool) -> int:
     10
     >>> base_penalty(Card.parse("8H"), PenaltyTable.PAY_ME, wild=True)
     15
+    >>> base_penalty(Card.JOKER, PenaltyTable.THREE_THIRTEEN, wild=True)
+    15
     """
     rank = card.rank
     if table is PenaltyTable.PAY_ME:
@@ -39,8 +43,8 @@ def base_penalty(card: Card, table: PenaltyTable, wild: bool) -> int:
     if table is PenaltyTable.PAY_ME_FAMILY:
         return 10 if rank is None else _tier(rank)
     if table is PenaltyTable.THREE_THIRTEEN:
-        # A joker has no face value; it only appears when a table picks this table for a joker game.
-        return 0 if rank is None else _face(rank)
+        # Face values give a joker none; it appears only when a table picks this table for a joker game (D15).
+        return JOKER_WITHOUT_VALUE if rank is None else _face(rank)
     if wild or rank is None:
         return 0
     return 15 if rank is Rank.ACE else _face(rank)

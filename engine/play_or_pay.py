@@ -4,6 +4,10 @@ Players hold real cards, so the companion trusts what is reported; it knows only
 have been played, how many cards each player still holds, and who paid for which card.
 Seats are numbered from 0 in clockwise order; "left" is the next seat.
 
+A game is the events its table reports, replayed in order: cards played, chips paid, hands
+entered after the fact and chips bought (D17). `Event.parse` reads one from JSON and `to_json`
+writes it back; `apply_event`, `replay` and `undo_last_event` give the `GameState` after them.
+
 >>> hand = start_hand(["Ann", "Bob", "Cy"], dealer=0)
 >>> hand.cards_left, hand.turn
 ((17, 18, 17), 1)
@@ -18,13 +22,14 @@ Seats are numbered from 0 in clockwise order; "left" is the next seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import CardError, EngineError
+from engine.rules import DECISIONS
 
 __all__ = [
     "CHIPS_OPTION",
@@ -39,33 +44,57 @@ __all__ = [
     "ChipKind",
     "ChipsOption",
     "DealRow",
+    "Event",
+    "EventError",
+    "EventKind",
     "Flag",
+    "GameState",
     "HandState",
     "IllegalPlay",
+    "NothingToUndo",
+    "PayEvent",
+    "PlayEvent",
     "PlayOrPayError",
+    "PurchaseError",
+    "PurchaseEvent",
     "RuleLine",
+    "SettleEvent",
+    "apply_event",
     "buy_in_entries",
+    "can_apply",
     "can_next_hand",
     "can_pay",
     "can_play",
+    "can_purchase",
     "can_settle_quick",
     "chip_balances",
+    "chip_results",
+    "chips_bought",
     "deal_counts",
     "deal_table",
+    "finish_hand",
     "format_chips",
     "live_balances",
     "next_card",
     "next_hand",
     "pay",
     "play",
+    "purchase",
+    "replay",
+    "settle",
     "settle_quick",
     "settlement_entries",
+    "start_game",
     "start_hand",
+    "undo_last_event",
     "verify_chips",
+    "verify_event",
     "verify_next_hand",
     "verify_pay",
     "verify_play",
     "verify_players",
+    "verify_purchase",
+    "verify_purchase_chips",
     "verify_quick_settlement",
 ]
 
@@ -78,6 +107,18 @@ MAX_CHIPS = 10_000
 
 class PlayOrPayError(EngineError):
     """A table, a seat, a buy-in or a quick settlement that Play or Pay cannot take."""
+
+
+class EventError(PlayOrPayError):
+    """An event that is not well formed: an unknown type or field, a missing player, card or count."""
+
+
+class PurchaseError(PlayOrPayError):
+    """A chip purchase the table cannot make: a bad number of chips, or in the middle of a hand."""
+
+
+class NothingToUndo(PlayOrPayError):
+    """An undo asked for before any event was recorded."""
 
 
 class IllegalPlay(PlayOrPayError):
@@ -95,6 +136,7 @@ class ChipKind(Enum):
     """Why chips moved."""
 
     BUY_IN = "buy_in"
+    PURCHASE = "purchase"
     PAY = "pay"
     CARDS_LEFT = "cards_left"
     POT = "pot"
@@ -104,8 +146,8 @@ class ChipKind(Enum):
 class ChipEntry:
     """One movement of chips: `amount` is the change to the player's stack.
 
-    Buy-ins and the pot a winner collects are positive; payments into the pot are negative.
-    `hand` is None for buy-ins made before the first hand.
+    Buy-ins, purchases and the pot a winner collects are positive; payments into the pot are negative.
+    `hand` is None for the starting stacks; a purchase carries the number of the hand it was bought before.
     """
 
     hand: int | None
@@ -196,7 +238,8 @@ CHIPS_OPTION = ChipsOption(
     maximum=MAX_CHIPS,
     effect="Each player buys this many chips before the first hand, and every balance starts there. "
     "It changes no rule of play: every chip paid goes into the pot and on to the hand's winner, "
-    "so chips only move between players, and a player who runs out goes below zero (owes).",
+    "so chips only move between players, and a player who runs out goes below zero (owes). "
+    "Players may buy more chips before the first hand or between hands.",
 )
 
 
@@ -527,7 +570,7 @@ def play(state: HandState, seat: int, card: Card | str) -> HandState:
         flags=state.flags + _flags_for(state, seat, card),
     )
     if moved.cards_left[seat] == 0:
-        return _settled(moved, seat)
+        return finish_hand(moved, seat)
     if moved.sequence_start is not None and next_card(card) == moved.sequence_start:
         return replace(moved, needed=None, sequence_start=None, turn=seat)
     return replace(moved, needed=next_card(card), turn=(seat + 1) % len(state.players))
@@ -613,10 +656,22 @@ def settlement_entries(
     return tuple(entries)
 
 
-def _settled(state: HandState, winner: int) -> HandState:
+def finish_hand(state: HandState, winner: int) -> HandState:
+    """The hand over, won by the seat `winner`: the chips it moves are in `settlement`, the pot in `pot`.
+
+    `play` calls it when a player plays their last card; `settle` when a hand is entered after the fact.
+
+    >>> over = finish_hand(replace(start_hand(["Ann", "Bob", "Cy"]), cards_left=(0, 2, 1)), 0)
+    >>> over.finished, over.winner, over.pot, [entry.amount for entry in over.settlement]
+    (True, 0, 3, [-2, -1, 3])
+    """
+    _verify_seat(winner, len(state.players), "winner's seat")
     entries = settlement_entries(state.hand, state.players, winner, state.cards_left, state.paid)
     collected = sum(entry.amount for entry in entries if entry.kind is ChipKind.POT)
     return replace(state, finished=True, winner=winner, turn=winner, needed=None, pot=collected, settlement=entries)
+
+
+_settled = finish_hand  # the old private name, until the app uses `settle`
 
 
 def verify_quick_settlement(
@@ -697,6 +752,485 @@ def settle_quick(
     return verify_quick_settlement(hand_number, dealer, winner, cards_left, paid)
 
 
+def settle(hand: HandState, winner: str, cards_left: Mapping[str, int], paid: Mapping[str, int]) -> HandState:
+    """Quick mode on a hand not yet begun: the table enters who won, each player's cards left and chips paid.
+
+    >>> over = settle(start_hand(["Ann", "Bob", "Cy"]), "Cy", {"Ann": 2, "Bob": 1, "Cy": 0}, {"Ann": 1})
+    >>> over.finished, over.to_act, over.pot, over.paid
+    (True, 'Cy', 4, (1, 0, 0))
+    >>> settle(play(start_hand(["Ann", "Bob", "Cy"]), 1, "7H"), "Cy", {"Ann": 2, "Bob": 1, "Cy": 0}, {})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.PlayOrPayError: hand 1 is being followed card by card, so it cannot be entered in quick mode; ...
+    """
+    if hand.finished:
+        raise PlayOrPayError(f"hand {hand.hand} is over already, so it cannot be entered in quick mode")
+    if hand.played or any(hand.paid):
+        raise PlayOrPayError(
+            f"hand {hand.hand} is being followed card by card, so it cannot be entered in quick mode; "
+            "finish it, or undo its events first"
+        )
+    in_seat_order = {name: cards_left[name] for name in hand.players if name in cards_left}
+    for name in cards_left:
+        if name not in hand.players:
+            raise PlayOrPayError(f'cards_left names "{name}", who is not a player at this table')
+    if len(in_seat_order) < len(hand.players):
+        missing = next(name for name in hand.players if name not in cards_left)
+        raise PlayOrPayError(f"cards_left needs every player's cards; {missing} is missing")
+    entries = verify_quick_settlement(hand.hand, hand.dealer, winner, in_seat_order, paid)
+    seated = replace(
+        hand,
+        cards_left=tuple(in_seat_order[name] for name in hand.players),
+        paid=tuple(paid.get(name, 0) for name in hand.players),
+    )
+    over = finish_hand(seated, hand.players.index(winner))
+    assert over.settlement == entries  # one rule of settling, two ways in
+    return over
+
+
+# --- events: what a table reports, one at a time ----------------------------------------------------
+
+
+class EventKind(Enum):
+    """What a table can report: a card played, a chip paid, a hand entered after the fact, chips bought."""
+
+    PLAY = "play"
+    PAY = "pay"
+    SETTLE = "settle"
+    PURCHASE = "purchase"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing a table reports. `Event.parse` reads one from JSON, `to_json` writes it back.
+
+    >>> event = Event.parse({"type": "play", "player": "Bob", "card": "10h"}, ["Ann", "Bob", "Cy"])
+    >>> event
+    PlayEvent(player='Bob', card=Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>))
+    >>> event.to_json()
+    {'type': 'play', 'player': 'Bob', 'card': '10H'}
+    >>> Event.parse({"type": "fold"}, ["Ann", "Bob", "Cy"])
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.EventError: type must be "play", "pay", "settle" or "purchase", not "fold"
+    """
+
+    kind: ClassVar[EventKind]
+    fields: ClassVar[tuple[str, ...]]
+
+    @staticmethod
+    def parse(data: Mapping[str, object], players: Sequence[str], extra_fields: Collection[str] = ()) -> Event:
+        """The event a JSON object describes, or EventError (CardError for a bad card) quoting the bad input.
+
+        `extra_fields` are fields the caller reads itself (such as a version): allowed, and ignored here.
+        """
+        if not isinstance(data, Mapping):
+            raise EventError(f'an event must be an object with a type, not "{data}"')
+        given = data.get("type")
+        kind = next((kind for kind in EventKind if kind.value == given), None)
+        if kind is None:
+            raise EventError(f'type must be "play", "pay", "settle" or "purchase", not "{given}"')
+        event_class = _EVENT_CLASSES[kind]
+        allowed = ("type", *event_class.fields, *extra_fields)
+        unknown = sorted(str(name) for name in data if name not in allowed)
+        if unknown:
+            raise EventError(f'unknown field "{unknown[0]}"; a {kind.value} event has {", ".join(allowed)}')
+        return event_class.from_fields(data, tuple(players))
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> Event:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON: its type and its fields."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class PlayEvent(Event):
+    """A player played a card."""
+
+    player: str
+    card: Card
+    kind: ClassVar[EventKind] = EventKind.PLAY
+    fields: ClassVar[tuple[str, ...]] = ("player", "card")
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> PlayEvent:
+        player = _named_player(players, data.get("player"), "player")
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise EventError(f'card must be a card such as "7H", not "{card}"')
+        return cls(player, Card.parse(card))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind.value, "player": self.player, "card": str(self.card)}
+
+
+@dataclass(frozen=True)
+class PayEvent(Event):
+    """A player paid a chip instead of playing the card needed.
+
+    >>> PayEvent("Ann").to_json()
+    {'type': 'pay', 'player': 'Ann'}
+    """
+
+    player: str
+    kind: ClassVar[EventKind] = EventKind.PAY
+    fields: ClassVar[tuple[str, ...]] = ("player",)
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> PayEvent:
+        return cls(_named_player(players, data.get("player"), "player"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind.value, "player": self.player}
+
+
+@dataclass(frozen=True)
+class SettleEvent(Event):
+    """A hand entered after the fact (quick mode): the winner, every player's cards left, chips paid.
+
+    `cards_left` names every player in seat order (the winner with 0); `paid` those the table entered.
+
+    >>> data = {"type": "settle", "winner": "Ann", "cards_left": {"Cy": 4, "Bob": 1}}
+    >>> event = Event.parse(data, ["Ann", "Bob", "Cy"])
+    >>> event.to_json()
+    {'type': 'settle', 'winner': 'Ann', 'cards_left': {'Ann': 0, 'Bob': 1, 'Cy': 4}, 'paid': {}}
+    """
+
+    winner: str
+    cards_left: tuple[tuple[str, int], ...]
+    paid: tuple[tuple[str, int], ...] = ()
+    kind: ClassVar[EventKind] = EventKind.SETTLE
+    fields: ClassVar[tuple[str, ...]] = ("winner", "cards_left", "paid")
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> SettleEvent:
+        winner = _named_player(players, data.get("winner"), "winner")
+        cards_left = {winner: 0, **_counts_by_player(players, data.get("cards_left"), "cards_left")}
+        missing = [name for name in players if name not in cards_left]
+        if missing:
+            raise EventError(f"cards_left needs every player's cards; {missing[0]} is missing")
+        paid = _counts_by_player(players, data.get("paid", {}), "paid")
+        return cls(
+            winner,
+            tuple((name, cards_left[name]) for name in players),
+            tuple((name, paid[name]) for name in players if name in paid),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.kind.value,
+            "winner": self.winner,
+            "cards_left": dict(self.cards_left),
+            "paid": dict(self.paid),
+        }
+
+
+@dataclass(frozen=True)
+class PurchaseEvent(Event):
+    """A player bought chips from the table, before the first hand or between hands (D17).
+
+    >>> Event.parse({"type": "purchase", "player": "Cy", "chips": 0}, ["Ann", "Bob", "Cy"])
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.PurchaseError: a purchase must be a whole number of chips from 1 to 10000, not "0"
+    """
+
+    player: str
+    chips: int
+    kind: ClassVar[EventKind] = EventKind.PURCHASE
+    fields: ClassVar[tuple[str, ...]] = ("player", "chips")
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> PurchaseEvent:
+        return cls(_named_player(players, data.get("player"), "player"), verify_purchase_chips(data.get("chips")))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind.value, "player": self.player, "chips": self.chips}
+
+
+_EVENT_CLASSES: dict[EventKind, type[Event]] = {
+    EventKind.PLAY: PlayEvent,
+    EventKind.PAY: PayEvent,
+    EventKind.SETTLE: SettleEvent,
+    EventKind.PURCHASE: PurchaseEvent,
+}
+
+
+def _named_player(players: Sequence[str], value: object, field_name: str) -> str:
+    if not isinstance(value, str):
+        raise EventError(f'{field_name} must be a player\'s name, not "{value}"')
+    name = value.strip()
+    if name not in players:
+        raise EventError(f'"{name}" is not a player at this table')
+    return name
+
+
+def _counts_by_player(players: Sequence[str], value: object, field_name: str) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise EventError(f'{field_name} must be an object of counts by player name, not "{value}"')
+    counts: dict[str, int] = {}
+    for name, count in value.items():
+        if name not in players:
+            raise EventError(f'{field_name} names "{name}", who is not a player at this table')
+        if not _whole(count):
+            raise EventError(f'{field_name} must count whole numbers; {name} has "{count}"')
+        counts[name] = count
+    return counts
+
+
+def verify_purchase_chips(chips: object) -> int:
+    """A number of chips a player may buy at once, or PurchaseError.
+
+    >>> verify_purchase_chips(50)
+    50
+    """
+    if not _whole(chips) or not 1 <= chips <= MAX_CHIPS:
+        raise PurchaseError(f'a purchase must be a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"')
+    return chips
+
+
+# --- a game: the events replayed --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A Play or Pay game rebuilt from its events.
+
+    `hand` is the hand being played (or about to be dealt), `hands` those settled, `ledger` every chip
+    movement of the settled hands, the starting stacks and the purchases. `hand_events` counts the
+    cards and chips reported in the current hand; purchases happen between hands and do not count.
+    """
+
+    players: tuple[str, ...]
+    stack: int
+    first_dealer: int
+    hand: HandState
+    ledger: tuple[ChipEntry, ...]
+    hands: tuple[HandState, ...] = ()
+    events: tuple[Event, ...] = ()
+    hand_events: int = 0
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """Every flag of the game so far, the hand being played included."""
+        return tuple(flag for hand in (*self.hands, self.hand) for flag in hand.flags)
+
+    @property
+    def balances(self) -> dict[str, int]:
+        """Chips each player holds now: the ledger, less what they paid in the hand being played."""
+        return live_balances(self.ledger, self.hand)
+
+    @property
+    def settled_balances(self) -> dict[str, int]:
+        """Chips each player holds after the settled hands."""
+        return chip_balances(self.ledger, self.players)
+
+    @property
+    def bought(self) -> dict[str, int]:
+        """Chips each player bought: the starting stack and every purchase."""
+        return chips_bought(self.ledger, self.players)
+
+    @property
+    def results(self) -> dict[str, int]:
+        """Each player's result (D17): chips held minus chips bought, over the settled hands; they sum to 0."""
+        return chip_results(self.ledger, self.players)
+
+    @property
+    def between_hands(self) -> bool:
+        """Whether no card or chip has been reported in the current hand, so chips may be bought."""
+        return not self.hand.played and not any(self.hand.paid)
+
+
+def chips_bought(entries: Sequence[ChipEntry], players: Sequence[str]) -> dict[str, int]:
+    """Chips each player bought from the table: buy-ins and purchases.
+
+    >>> entries = (*buy_in_entries(["Ann", "Bob", "Cy"], 5), ChipEntry(2, "Cy", ChipKind.PURCHASE, 10))
+    >>> chips_bought(entries, ["Ann", "Bob", "Cy"])
+    {'Ann': 5, 'Bob': 5, 'Cy': 15}
+    """
+    bought_kinds = (ChipKind.BUY_IN, ChipKind.PURCHASE)
+    return chip_balances([entry for entry in entries if entry.kind in bought_kinds], players)
+
+
+def chip_results(entries: Sequence[ChipEntry], players: Sequence[str]) -> dict[str, int]:
+    """Each player's result (D17): chips held minus chips bought. Chips only move between players, so they sum to 0.
+
+    >>> entries = buy_in_entries(["Ann", "Bob", "Cy"], 5) + settle_quick(1, 0, "Bob", {"Ann": 9, "Bob": 0, "Cy": 2}, {})
+    >>> chip_results(entries, ["Ann", "Bob", "Cy"])
+    {'Ann': -9, 'Bob': 11, 'Cy': -2}
+    """
+    held = chip_balances(entries, players)
+    bought = chips_bought(entries, players)
+    return {name: held[name] - bought[name] for name in players}
+
+
+def start_game(players: Sequence[str], stack: int = DEFAULT_CHIPS, first_dealer: int = 0) -> GameState:
+    """A new game: every player buys the starting stack, and the first hand is dealt.
+
+    >>> game = start_game(["Ann", "Bob", "Cy"], 10, first_dealer=2)
+    >>> game.balances, game.hand.to_act
+    ({'Ann': 10, 'Bob': 10, 'Cy': 10}, 'Ann')
+    """
+    seated = verify_players(players)
+    chips = verify_chips(stack)
+    return GameState(seated, chips, first_dealer, start_hand(seated, first_dealer), buy_in_entries(seated, chips))
+
+
+def verify_purchase(state: GameState, player: str, chips: object) -> None:
+    """Raise PurchaseError unless the player may buy the chips now: before the first hand or between hands.
+
+    >>> game = apply_event(start_game(["Ann", "Bob", "Cy"]), PlayEvent("Bob", Card.parse("7H")))
+    >>> verify_purchase(game, "Ann", 10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.PurchaseError: Ann cannot buy "10" chips now: hand 1 is being played; chips are bought ...
+    """
+    if player not in state.players:
+        raise PurchaseError(f'"{player}" is not a player at this table')
+    verify_purchase_chips(chips)
+    if not state.between_hands:
+        raise PurchaseError(
+            f'{player} cannot buy "{chips}" chips now: hand {state.hand.hand} is being played; '
+            "chips are bought before the first hand or between hands"
+        )
+
+
+def can_purchase(state: GameState, player: str, chips: object) -> bool:
+    """Whether the player may buy the chips now.
+
+    >>> can_purchase(start_game(["Ann", "Bob", "Cy"]), "Cy", 5)
+    True
+    """
+    try:
+        verify_purchase(state, player, chips)
+    except PlayOrPayError:
+        return False
+    return True
+
+
+def purchase(state: GameState, player: str, chips: int) -> GameState:
+    """The game after the player buys chips: a ledger entry for the hand about to be played.
+
+    >>> game = purchase(start_game(["Ann", "Bob", "Cy"], 20), "Cy", 15)
+    >>> game.balances, game.bought["Cy"], game.results["Cy"], game.ledger[-1].as_json()
+    ({'Ann': 20, 'Bob': 20, 'Cy': 35}, 35, 0, {'hand': 1, 'player': 'Cy', 'kind': 'purchase', 'amount': 15})
+    """
+    return apply_event(state, PurchaseEvent(player, chips))
+
+
+def _seat(state: GameState, player: str) -> int:
+    if player not in state.players:
+        raise EventError(f'"{player}" is not a player at this table')
+    return state.players.index(player)
+
+
+def _hand_after(hand: HandState, state: GameState, event: Event) -> HandState:
+    if isinstance(event, PlayEvent):
+        return play(hand, _seat(state, event.player), event.card)
+    if isinstance(event, PayEvent):
+        return pay(hand, _seat(state, event.player))
+    if isinstance(event, SettleEvent):
+        _seat(state, event.winner)
+        return settle(hand, event.winner, dict(event.cards_left), dict(event.paid))
+    raise EventError(f'"{event}" is not a Play or Pay event')
+
+
+def apply_event(state: GameState, event: Event) -> GameState:
+    """The game after one event; a hand that ends is settled into the ledger and the next one dealt.
+
+    Raises IllegalPlay, PurchaseError or PlayOrPayError with the reason when the event is refused.
+
+    >>> game = apply_event(start_game(["Ann", "Bob", "Cy"]), SettleEvent("Ann", (("Ann", 0), ("Bob", 3), ("Cy", 1))))
+    >>> game.results, game.hand.hand, len(game.events)
+    ({'Ann': 4, 'Bob': -3, 'Cy': -1}, 2, 1)
+    """
+    return replace(_applied(state, event), events=(*state.events, event))
+
+
+def _applied(state: GameState, event: Event) -> GameState:
+    """The game after the event, its list of events left as it was (`replay` sets it once, at the end)."""
+    if isinstance(event, PurchaseEvent):
+        verify_purchase(state, event.player, event.chips)
+        entry = ChipEntry(state.hand.hand, event.player, ChipKind.PURCHASE, event.chips)
+        return replace(state, ledger=(*state.ledger, entry))
+    hand = _hand_after(state.hand, state, event)
+    if not hand.finished:
+        return replace(state, hand=hand, hand_events=state.hand_events + 1)
+    return replace(
+        state,
+        hand=next_hand(hand),
+        hands=(*state.hands, hand),
+        ledger=state.ledger + hand.settlement,
+        hand_events=0,
+    )
+
+
+def verify_event(state: GameState, event: Event) -> None:
+    """Raise the reason (an EngineError) when the game cannot take the event now.
+
+    >>> verify_event(start_game(["Ann", "Bob", "Cy"]), PayEvent("Bob"))
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.IllegalPlay: Bob cannot pay: no card is needed, so Bob leads a new sequence
+    """
+    apply_event(state, event)
+
+
+def can_apply(state: GameState, event: Event) -> bool:
+    """Whether the game can take the event now.
+
+    >>> can_apply(start_game(["Ann", "Bob", "Cy"]), PlayEvent("Bob", Card.parse("2C")))
+    True
+    """
+    try:
+        verify_event(state, event)
+    except EngineError:
+        return False
+    return True
+
+
+def replay(
+    players: Sequence[str],
+    stack: int,
+    first_dealer: int,
+    events: Iterable[Event | Mapping[str, object]],
+) -> GameState:
+    """A game rebuilt from its events in order; each may be an Event or its JSON.
+
+    >>> game = replay(["Ann", "Bob", "Cy"], 20, 0, [{"type": "purchase", "player": "Ann", "chips": 5},
+    ...     {"type": "play", "player": "Bob", "card": "7H"}, {"type": "pay", "player": "Cy"}])
+    >>> game.balances, game.hand.needed, game.hand_events
+    ({'Ann': 25, 'Bob': 20, 'Cy': 19}, Card(rank=<Rank.EIGHT: 8>, suit=<Suit.HEARTS: 'H'>), 2)
+    """
+    state = start_game(players, stack, first_dealer)
+    applied: list[Event] = []
+    for event in events:
+        parsed = event if isinstance(event, Event) else Event.parse(event, state.players)
+        state = _applied(state, parsed)
+        applied.append(parsed)
+    return replace(state, events=tuple(applied))
+
+
+def undo_last_event(state: GameState) -> GameState:
+    """The game without its last event (a card, a chip, a quick-mode hand or a purchase).
+
+    >>> game = purchase(start_game(["Ann", "Bob", "Cy"]), "Bob", 5)
+    >>> undo_last_event(game) == start_game(["Ann", "Bob", "Cy"])
+    True
+    >>> undo_last_event(start_game(["Ann", "Bob", "Cy"]))
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.NothingToUndo: there is no event to undo yet
+    """
+    if not state.events:
+        raise NothingToUndo("there is no event to undo yet")
+    return replay(state.players, state.stack, state.first_dealer, state.events[:-1])
+
+
 # --- the rules in words (the rules page) --------------------------------------------------------
 
 
@@ -718,8 +1252,8 @@ RULES_IN_SHORT: tuple[RuleLine, ...] = (
     ),
     RuleLine(
         "Chips",
-        "Each player starts with the same stack of chips; chips may stand for money. "
-        "A balance may go below zero and is then shown as owed.",
+        "Each player starts with the same stack of chips; chips may stand for money, and then players may "
+        "buy more before the first hand or between hands. A balance may go below zero and is then shown as owed.",
     ),
     RuleLine(
         "Play or pay",
@@ -764,4 +1298,5 @@ COMPANION_RULES: tuple[RuleLine, ...] = (
         "paying said they did not hold it. The flag is shown on the hand page; it moves no chips, "
         "the table decides what to do about it.",
     ),
+    RuleLine(f"{DECISIONS['D17'].id} — {DECISIONS['D17'].title}", DECISIONS["D17"].text),
 )

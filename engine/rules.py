@@ -129,16 +129,25 @@ def _parse_choice(spec: OptionSpec, value: object) -> Any:
     return enum_type(text)
 
 
-def _parse_rounds(key: str, value: object) -> frozenset[int]:
-    """Doubled rounds: a list of round numbers, ``10,11``, or true/false/none."""
+class LastTwoDeals(Enum):
+    """`double_rounds` set to true: the last two deals of the schedule actually played (D15)."""
+
+    LAST_TWO = "last_two"
+
+
+LAST_TWO_DEALS = LastTwoDeals.LAST_TWO
+
+
+def _parse_rounds(key: str, value: object) -> frozenset[int] | LastTwoDeals:
+    """Doubled rounds: a list of round numbers, ``10,11``, true (the last two deals) or false/none."""
     if isinstance(value, bool):
-        return DEFAULT_DOUBLE_ROUNDS if value else frozenset()
+        return LAST_TWO_DEALS if value else frozenset()
     if isinstance(value, list | tuple):
         items = [str(item) for item in value]
     else:
         text = str(value).strip().lower()
         if text in _TRUE:
-            return DEFAULT_DOUBLE_ROUNDS
+            return LAST_TWO_DEALS
         if text in _FALSE | {"none", ""}:
             return frozenset()
         items = [item for item in text.replace(" ", ",").split(",") if item]
@@ -150,7 +159,7 @@ def _parse_rounds(key: str, value: object) -> frozenset[int]:
     return frozenset(rounds)
 
 
-DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})
+DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})  # the last two of the standard 11 deals
 
 _CHOICE_TYPES: dict[str, type[Enum]] = {
     "ace": AceRule,
@@ -165,7 +174,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "full_cycle",
             "bool",
             "Full cycle",
-            "Deal up to 14 cards (Aces wild) and back down to 3: 23 rounds instead of 11 (D2).",
+            "Deal up to 14 cards (Aces wild) and back down to 3: 23 rounds instead of 11.",
         ),
         OptionSpec(
             "distinct_suit_sets",
@@ -183,7 +192,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "ace",
             "choice",
             "Ace in runs",
-            "low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
+            "Low: A-2-3 only; high: Q-K-A only; both: either, but never K-A-2.",
             tuple(rule.value for rule in AceRule),
             ("Low: A-2-3, never Q-K-A", "High: Q-K-A, never A-2-3", "Both: A-2-3 and Q-K-A, never K-A-2"),
         ),
@@ -191,8 +200,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "wild_limit",
             "choice",
             "Wild cards per meld",
-            "none: any number, all-wild melds allowed; "
-            "not_more_than_naturals: never more wilds than naturals in a meld.",
+            "Any number of wild cards, even melds of wild cards only; "
+            "or never more wild cards than natural cards in a meld.",
             tuple(limit.value for limit in WildLimit),
             ("Any number, all-wild melds too", "Never more wilds than naturals"),
         ),
@@ -206,7 +215,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "wild_in_place_natural",
             "bool",
             "Wild in its own place is natural",
-            "A wild card that stands exactly for itself counts as a natural card (overrides D1).",
+            "A wild card that stands exactly for itself counts as a natural card; "
+            "otherwise a wild card is always wild.",
         ),
         OptionSpec(
             "lay_offs",
@@ -218,7 +228,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "discard_to_go_out",
             "bool",
             "Must discard to go out",
-            "true: going out needs a final discard; false: with or without a final discard.",
+            "On: going out needs a final discard; off: with or without a final discard.",
         ),
         OptionSpec(
             "penalty_table",
@@ -232,7 +242,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "double_rounds",
             "rounds",
             "Doubled rounds",
-            "Rounds whose penalties count double (true means rounds 10 and 11).",
+            "Rounds whose penalties count double, such as 10, 11. Switched on without naming rounds, "
+            "it doubles the last two deals: 10 and 11, or 22 and 23 with the full cycle.",
         ),
     )
 }
@@ -269,6 +280,8 @@ class Preset:
     penalty_text: str
     money: str  # "none", "pot" or "chips"
     decisions: tuple[str, ...]
+    discard_pile_text: str = ""  # how to start the discard pile (RULES.md 5)
+    left_of_scorekeeper_deals: bool = False  # a way to pick the first dealer that only 3-13 has
 
     def table_for(self, players: int) -> DeckRow:
         """Decks and jokers for a number of players.
@@ -297,7 +310,9 @@ def can_seat(preset: Preset, players: int) -> bool:
     return preset.min_players <= players <= preset.max_players
 
 
-_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9")
+_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16")
+_STOCK_CARD_UP = "Turn the top card of the stock face up to start the discard pile."
+_NO_LAY_OFF_DECISIONS = ("D1", "D7", "D8", "D9", "D10", "D14", "D15", "D16")
 
 PRESETS: dict[str, Preset] = {
     preset.id: preset
@@ -321,7 +336,8 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player has one last turn, drawing from the stock only.",
             penalty_text="A-7 score 5; 8-K score 10; jokers, 2s and the round's rank score 15.",
             money="none",
-            decisions=("D1", "D2", *_RUMMY_DECISIONS[1:]),
+            decisions=("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
+            discard_pile_text=_STOCK_CARD_UP,
         ),
         Preset(
             id="pay-me-family",
@@ -337,13 +353,13 @@ PRESETS: dict[str, Preset] = {
             defaults=Options(penalty_table=PenaltyTable.PAY_ME_FAMILY),
             summary="Pay Me as a family in Indiana plays it: eleven deals, 3 to 13 cards, "
             "the round's rank and jokers wild, 2s natural.",
-            wild_text="Jokers and the round's rank are wild (D3); 2s are natural.",
+            wild_text="Jokers and the round's rank are wild; 2s are natural.",
             going_out_text="Declare with or without a final discard.",
             after_going_out_text="Each other player draws once more from the stock and discards.",
-            penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank "
-            "scores by its own rank (D4).",
+            penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank scores by its own rank.",
             money="none",
-            decisions=("D1", "D3", "D4", *_RUMMY_DECISIONS[1:]),
+            decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
+            discard_pile_text=_STOCK_CARD_UP,
         ),
         Preset(
             id="three-thirteen",
@@ -370,7 +386,8 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player has one more turn.",
             penalty_text="Ace 1; 2-10 face value; J, Q, K 10; a wild scores its face value.",
             money="none",
-            decisions=("D1", "D7", "D8", "D9"),
+            decisions=_NO_LAY_OFF_DECISIONS,
+            discard_pile_text="The dealer turns the last card dealt face up to start the discard pile.",
         ),
         Preset(
             id="3-13",
@@ -399,6 +416,9 @@ PRESETS: dict[str, Preset] = {
             penalty_text="A 15; 3-10 face value; J, Q, K 10; wilds 0. Rounds 10 and 11 score double.",
             money="pot",
             decisions=_RUMMY_DECISIONS,
+            discard_pile_text="Start the discard pile staggered so that two cards show; "
+            "taking the lower one costs the second-discard fee when the game has a pot.",
+            left_of_scorekeeper_deals=True,
         ),
         Preset(
             id="play-or-pay",
@@ -419,7 +439,8 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Every other player pays one chip per card still held.",
             penalty_text="One chip per card left in hand.",
             money="chips",
-            decisions=(),
+            decisions=("D17",),
+            discard_pile_text="There is no discard pile: the whole deck is dealt.",
         ),
     )
 }
@@ -445,8 +466,8 @@ DECISIONS: dict[str, Decision] = {
             "A wild card is always wild",
             'Seed 000 defines naturals as "non-wild" cards and says a wild may stand for "a card '
             'of its own denomination". So in round 3 of Pay Me (5s wild), 5♥ 5♠ 5♦ is three wild '
-            "cards and no naturals: not a legal meld. Option wild_in_place_natural lets a wild card "
-            "that stands exactly for itself count as natural.",
+            "cards and no naturals: not a legal meld. The house rule Wild in its own place is natural lets a "
+            "wild card that stands exactly for itself count as natural.",
             "wild_in_place_natural",
         ),
         Decision(
@@ -507,8 +528,81 @@ DECISIONS: dict[str, Decision] = {
             None,
         ),
         Decision("D9", "Ties", "Equal lowest totals share the win.", None),
+        Decision(
+            "D10",
+            "The cards decide, not the order they are written in",
+            "A player may arrange their cards as they lay them down, so a meld is refused only when no "
+            "arrangement of its cards is legal. In Pay Me round 5, 5♥ 6♥ JK 2♣ is accepted, read as "
+            "JK=4♥ 5♥ 6♥ 2♣=7♥. The written order only chooses between legal readings, and the companion "
+            "shows how it read the meld. A card's role written with = (JK=7♥) is binding.",
+            None,
+        ),
+        Decision(
+            "D11",
+            "Equally good choices",
+            "When a player's lowest penalty can be reached in several ways, the companion lays off as few "
+            "cards as possible (a player keeps their own melds), then puts a laid-off wild at the upper end "
+            "of a run. It lists every lay-off (which card went onto which meld, and where), so a table that "
+            "played it otherwise can see it and type the points.",
+            "lay_offs",
+        ),
+        Decision(
+            "D12",
+            "Wild aces in runs",
+            "In the full cycle's 14-card round aces are wild: an ace is then a wild card and may stand in a "
+            "run for any other rank, even with No aces in runs, which only stops a card standing for an ace "
+            "in a run.",
+            "full_cycle",
+        ),
+        Decision(
+            "D13",
+            "Open readings",
+            "Some melds can be read in more than one way: a meld of wild cards only; cards that make both a "
+            "set and a run (in 3-13, 2♥ 3♥ JK is three 3s or 2♥ 3♥ 4♥); a wild whose place is not fixed "
+            "(in 5♥ JK 6♥ the joker may be 4♥ or 7♥). Every legal reading stays open until a lay-off needs "
+            "one, and that lay-off fixes it for the players after: once Bob lays off 3♥ below JK=4♥, Cy can "
+            "no longer lay off 8♥. A role written with = fixes it at once. The cards of the player who went "
+            "out, entered all together, are split into the fewest melds, each kept open in the same way; "
+            "entering the melds one by one is exact.",
+            "lay_offs",
+        ),
+        Decision(
+            "D14",
+            "One ace per run",
+            "When aces count both low and high, a run may start or end with an ace but not both: never "
+            "A-2-…-K-A, so a run holds at most 13 cards.",
+            "ace",
+        ),
+        Decision(
+            "D15",
+            "House rules outside their own game",
+            "Doubled rounds, set to true (the 3-13 default), doubles the last two deals actually played: "
+            "rounds 10 and 11, or 22 and 23 with the full cycle. Rounds a table names itself stay as named. "
+            "Under a penalty table that scores cards by face value, a joker left in hand scores 15.",
+            "double_rounds",
+        ),
+        Decision(
+            "D16",
+            "When the stock runs out",
+            "The discard pile, except its top card, is shuffled to make a new stock; a round always ends "
+            "with someone going out. A misdeal is dealt again and is not recorded.",
+            None,
+        ),
+        Decision(
+            "D17",
+            "Play or Pay money",
+            "When chips stand for money, players buy chips from the table before the first hand or between "
+            "hands, as many as they like. Each purchase is written in the ledger, and undo takes it back "
+            "like any other entry. A player's result is the chips they hold minus the chips they bought, so "
+            "the results add up to zero. Without money, everyone starts with the same stack. The game ends "
+            "when the table says so.",
+            None,
+        ),
     )
 }
+
+_LAY_OFF_DECISIONS = ("D5", "D6", "D11", "D13")
+_FULL_CYCLE_DECISIONS = ("D2", "D12")
 
 
 @dataclass(frozen=True)
@@ -520,16 +614,28 @@ class RuleSet:
 
     @property
     def rounds(self) -> int:
-        return 23 if self.options.full_cycle else 11
+        return _round_count(self.options.full_cycle)
 
     def decisions(self) -> tuple[Decision, ...]:
-        """The decisions that apply to this rule set, for the rules pages."""
-        ids = list(self.preset.decisions)
-        if self.options.full_cycle and "D2" not in ids:
-            ids.insert(1, "D2")
-        if not self.options.lay_offs:
-            ids = [decision for decision in ids if decision not in ("D5", "D6")]
-        return tuple(DECISIONS[decision] for decision in ids)
+        """The decisions that apply to this rule set, for the rules pages, in order.
+
+        The preset's own, plus the full cycle's when it is on and the lay-offs' when they are allowed;
+        without lay-offs or with no aces in runs, the decisions about them are left out.
+
+        >>> [decision.id for decision in rule_set("three-thirteen", {"lay_offs": "true"}).decisions()]
+        ['D1', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'D11', 'D13', 'D14', 'D15', 'D16']
+        """
+        ids = set(self.preset.decisions)
+        if self.preset.kind == "rummy":
+            if self.options.full_cycle:
+                ids.update(_FULL_CYCLE_DECISIONS)
+            if self.options.lay_offs:
+                ids.update(_LAY_OFF_DECISIONS)
+            else:
+                ids.difference_update(_LAY_OFF_DECISIONS)
+            if self.options.no_aces_in_runs:
+                ids.discard("D14")
+        return tuple(DECISIONS[decision] for decision in sorted(ids, key=lambda decision: int(decision[1:])))
 
 
 def get_preset(variant: str) -> Preset:
@@ -552,15 +658,40 @@ def parse_options(overrides: Mapping[str, object]) -> dict[str, Any]:
 
 
 def rule_set(variant: str, overrides: Mapping[str, object] | None = None) -> RuleSet:
-    """The rule set for a preset id with validated house-rule overrides."""
+    """The rule set for a preset id with validated house-rule overrides.
+
+    Doubled rounds given as true, or left at the 3-13 default, are the last two deals actually
+    played (D15); rounds a table names stay as named.
+
+    >>> sorted(rule_set("3-13", {"full_cycle": True}).options.double_rounds)
+    [22, 23]
+    >>> sorted(rule_set("3-13", {"full_cycle": True, "double_rounds": "10,11"}).options.double_rounds)
+    [10, 11]
+    """
     preset = get_preset(variant)
-    options = replace(preset.defaults, **parse_options(overrides or {}))
+    parsed = parse_options(overrides or {})
+    full_cycle = parsed.get("full_cycle", preset.defaults.full_cycle)
+    doubled = parsed.get("double_rounds", _preset_double_rounds(preset))
+    if doubled is LAST_TWO_DEALS:
+        rounds = _round_count(full_cycle)
+        parsed["double_rounds"] = frozenset({rounds - 1, rounds})
+    options = replace(preset.defaults, **parsed)
     _verify_rounds_exist(options)
     return RuleSet(preset, options)
 
 
+def _preset_double_rounds(preset: Preset) -> frozenset[int] | LastTwoDeals:
+    """A preset's doubled rounds; the 3-13 default is the last two deals, however many are played."""
+    default = preset.defaults.double_rounds
+    return LAST_TWO_DEALS if default == DEFAULT_DOUBLE_ROUNDS else default
+
+
+def _round_count(full_cycle: bool) -> int:
+    return 23 if full_cycle else 11
+
+
 def _verify_rounds_exist(options: Options) -> None:
-    rounds = 23 if options.full_cycle else 11
+    rounds = _round_count(options.full_cycle)
     beyond = sorted(number for number in options.double_rounds if number > rounds)
     if beyond:
         raise OptionError(f'option "double_rounds" names round {beyond[0]}, but the game has {rounds} rounds')

@@ -21,7 +21,12 @@ from engine.rules import RuleSet
 
 @dataclass(frozen=True)
 class RoundInfo:
-    """One round of a game: what to deal and which cards are wild."""
+    """One round of a game: what to deal, which cards are wild, and how to start the discard pile.
+
+    >>> from engine.rules import rule_set
+    >>> round_info(rule_set("three-thirteen"), 2).discard_pile
+    'The dealer turns the last card dealt face up to start the discard pile.'
+    """
 
     number: int
     cards: int
@@ -29,6 +34,7 @@ class RoundInfo:
     jokers_wild: bool
     wild_ranks: frozenset[Rank]
     multiplier: int
+    discard_pile: str = ""  # how to start the discard pile, in words (RULES.md 5)
 
     def is_wild(self, card: Card) -> bool:
         """Whether a card is wild this round (D1: a wild card is always wild)."""
@@ -63,6 +69,7 @@ class RoundInfo:
             "cards": self.cards,
             "wild": list(self.wild_tokens),
             "multiplier": self.multiplier,
+            "discard_pile": self.discard_pile,
         }
 
 
@@ -100,6 +107,7 @@ def _make_round(rules: RuleSet, number: int, cards: int) -> RoundInfo:
         jokers_wild=preset.wild_jokers,
         wild_ranks=frozenset(wild_ranks),
         multiplier=2 if number in rules.options.double_rounds else 1,
+        discard_pile=preset.discard_pile_text,
     )
 
 

@@ -53,7 +53,7 @@ def verify_round_scores(players: Sequence[str], went_out: str, scores: Mapping[s
     >>> verify_round_scores(["Ann", "Bob"], "Bob", {"Ann": 5, "Bob": 3})
     Traceback (most recent call last):
     ...
-    engine.scoring.ScoreError: Bob went out, so Bob scores 0, not 3 (D8)
+    engine.scoring.ScoreError: Bob went out, so Bob scores 0, not 3
     """
     if went_out not in players:
         raise ScoreError(f'"{went_out}" is not a player in this game')
@@ -66,7 +66,7 @@ def verify_round_scores(players: Sequence[str], went_out: str, scores: Mapping[s
             raise ScoreError(f"{name} has no score")
         checked[name] = _whole_points(name, scores[name])
     if checked[went_out] != 0:
-        raise ScoreError(f"{went_out} went out, so {went_out} scores 0, not {checked[went_out]} (D8)")
+        raise ScoreError(f"{went_out} went out, so {went_out} scores 0, not {checked[went_out]}")
     return checked
 
 

@@ -200,7 +200,7 @@ def test_missing_entries_are_named_and_nothing_is_saved(client: FlaskClient, app
 @pytest.mark.parametrize(
     ("went_out", "scores", "message"),
     [
-        ("Bob", ("5", "3", "7"), "Bob went out, so Bob scores 0, not 3 (D8)"),
+        ("Bob", ("5", "3", "7"), "Bob went out, so Bob scores 0, not 3"),
         ("Bob", ("-5", "0", "7"), "is not a number of points"),
         ("Bob", ("4.5", "0", "7"), "is not a number of points"),
         ("Dee", ("4", "0", "7"), "is not a player in this game"),

@@ -67,7 +67,7 @@ def reference_card_points(card: Card, table: PenaltyTable, wild: bool) -> int:
     pay-me: A-7 5, 8-K 10, wild cards (jokers, 2s, the round's rank) 15.
     pay-me-family (D4): A-7 5, 8-K 10, jokers 10; a wild rank scores by its own tier.
     three-thirteen: A 1, 2-10 face, J-Q-K 10; a wild scores its face value (a joker has no face:
-    RULES.md is silent, 0 is taken here; no preset plays this table with jokers).
+    D15 scores it 15; no preset plays this table with jokers).
     3-13: A 15, 3-10 face, J-Q-K 10, wilds (jokers, 2s) 0.
     """
     rank = card.rank
@@ -81,7 +81,7 @@ def reference_card_points(card: Card, table: PenaltyTable, wild: bool) -> int:
         return 5 if rank <= 7 else 10
     if table is PenaltyTable.THREE_THIRTEEN:
         if rank is None:
-            return 0
+            return 15
         return min(int(rank), 10)
     if wild or rank is None:
         return 0

@@ -74,14 +74,43 @@ def test_variants_carry_their_parameters() -> None:
 # --- schedule ---------------------------------------------------------------------------
 
 
+STOCK_CARD_UP = "Turn the top card of the stock face up to start the discard pile."
+
+
 def test_schedule_entries() -> None:
     rounds = ok("schedule", "--variant", "pay-me")
     assert len(rounds) == 11
-    assert rounds[0] == {"round": 1, "cards": 3, "wild": ["JK", "2", "3"], "multiplier": 1}
-    assert rounds[8] == {"round": 9, "cards": 11, "wild": ["JK", "2", "J"], "multiplier": 1}
-    assert rounds[10] == {"round": 11, "cards": 13, "wild": ["JK", "2", "K"], "multiplier": 1}
+    up = {"discard_pile": STOCK_CARD_UP}
+    assert rounds[0] == {"round": 1, "cards": 3, "wild": ["JK", "2", "3"], "multiplier": 1, **up}
+    assert rounds[8] == {"round": 9, "cards": 11, "wild": ["JK", "2", "J"], "multiplier": 1, **up}
+    assert rounds[10] == {"round": 11, "cards": 13, "wild": ["JK", "2", "K"], "multiplier": 1, **up}
     for entry in rounds:
-        assert set(entry) == {"round", "cards", "wild", "multiplier"}
+        assert set(entry) == {"round", "cards", "wild", "multiplier", "discard_pile"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [
+        ("pay-me", STOCK_CARD_UP),
+        ("pay-me-family", STOCK_CARD_UP),
+        ("three-thirteen", "The dealer turns the last card dealt face up to start the discard pile."),
+        ("3-13", "staggered so that two cards show; taking the lower one costs the second-discard fee"),
+    ],
+)
+def test_schedule_says_how_to_start_the_discard_pile(variant: str, words: str) -> None:
+    rounds = ok("schedule", "--variant", variant)
+    assert all(words in entry["discard_pile"] for entry in rounds)
+    by_id = {entry["id"]: entry for entry in ok("variants")}
+    assert words in by_id[variant]["discard_pile"]
+
+
+def test_variants_list_the_ways_to_pick_the_first_dealer() -> None:
+    by_id = {entry["id"]: entry for entry in ok("variants")}
+    three_13 = [way["method"] for way in by_id["3-13"]["first_dealer"]]
+    assert three_13 == ["chosen", "random", "high_card", "left_of_scorekeeper"]
+    assert [way["method"] for way in by_id["pay-me"]["first_dealer"]] == ["chosen", "random", "high_card"]
+    high_card = by_id["pay-me"]["first_dealer"][2]
+    assert high_card["label"] == "High-card draw" and "King is high, Ace is low" in high_card["how"]
 
 
 def test_schedule_wild_tokens_per_preset() -> None:
@@ -96,13 +125,28 @@ def test_schedule_full_cycle_d2() -> None:
     rounds = ok("schedule", "--variant", "pay-me", "--set", "full_cycle=true")
     assert len(rounds) == 23
     assert [entry["cards"] for entry in rounds] == [*range(3, 15), *range(13, 2, -1)]
-    assert rounds[11] == {"round": 12, "cards": 14, "wild": ["JK", "2", "A"], "multiplier": 1}
+    assert rounds[11] == {
+        "round": 12,
+        "cards": 14,
+        "wild": ["JK", "2", "A"],
+        "multiplier": 1,
+        "discard_pile": STOCK_CARD_UP,
+    }
 
 
 def test_schedule_with_players_adds_decks_and_jokers() -> None:
     rounds = ok("schedule", "--variant", "pay-me", "--players", "5")
-    assert rounds[0] == {"round": 1, "cards": 3, "wild": ["JK", "2", "3"], "multiplier": 1, "decks": 3, "jokers": 6}
-    assert all(set(entry) == {"round", "cards", "wild", "multiplier", "decks", "jokers"} for entry in rounds)
+    assert rounds[0] == {
+        "round": 1,
+        "cards": 3,
+        "wild": ["JK", "2", "3"],
+        "multiplier": 1,
+        "discard_pile": STOCK_CARD_UP,
+        "decks": 3,
+        "jokers": 6,
+    }
+    keys = {"round", "cards", "wild", "multiplier", "discard_pile", "decks", "jokers"}
+    assert all(set(entry) == keys for entry in rounds)
     two = ok("schedule", "--variant", "three-thirteen", "--players", "2")
     assert (two[0]["decks"], two[0]["jokers"]) == (1, 0)
 

@@ -163,3 +163,18 @@ def test_penalty_rows_for_the_rules_pages() -> None:
     three = dict(penalty_rows(rule_set("three-thirteen"), round_info(rule_set("three-thirteen"), 1)))
     assert "Joker" not in three
     assert three["3 (wild)"] == 3
+
+
+@pytest.mark.parametrize("variant", ["pay-me", "pay-me-family", "3-13"])
+def test_a_joker_scores_15_under_face_values(variant: str) -> None:
+    # D15: the face-value table gives a joker no value of its own, so it scores 15.
+    assert points(variant, 5, "JK", penalty_table="three-thirteen") == 15
+    assert hand_points(variant, 5, "JK 9H", penalty_table="three-thirteen") == 15 + 9
+    assert points(variant, 10, "JK", penalty_table="three-thirteen", double_rounds="true") == 30
+    assert base_penalty(Card.JOKER, PenaltyTable.THREE_THIRTEEN, wild=False) == 15
+
+
+def test_the_other_tables_keep_their_joker_values() -> None:
+    assert base_penalty(Card.JOKER, PenaltyTable.PAY_ME, wild=True) == 15
+    assert base_penalty(Card.JOKER, PenaltyTable.PAY_ME_FAMILY, wild=True) == 10
+    assert base_penalty(Card.JOKER, PenaltyTable.THREE_13, wild=True) == 0

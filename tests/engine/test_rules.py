@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.errors import OptionError, PlayerCountError, VariantError
@@ -319,3 +321,83 @@ def test_player_count_outside_limits(preset_id: str, players: int) -> None:
 def test_largest_table(preset_id: str, decks: int, jokers: int) -> None:
     row = PRESETS[preset_id].largest_table
     assert (row.decks, row.jokers) == (decks, jokers)
+
+
+@pytest.mark.parametrize("decision", [f"D{number}" for number in range(10, 18)])
+def test_the_new_decisions_are_data_with_words(decision: str) -> None:
+    entry = DECISIONS[decision]
+    assert entry.id == decision and entry.title and len(entry.text) > 60
+    assert entry.option is None or entry.option in OPTION_SPECS
+    assert not re.search(r"\bD\d+\b", entry.text)  # the id is the heading's, not the text's
+    assert not re.search(r"[a-z]+_[a-z_]+", entry.text)  # no option keys
+
+
+def test_the_new_decision_texts_say_what_rules_md_decides() -> None:
+    assert "JK=4♥ 5♥ 6♥ 2♣=7♥" in DECISIONS["D10"].text and "binding" in DECISIONS["D10"].text
+    assert "as few cards as possible" in DECISIONS["D11"].text and "upper end" in DECISIONS["D11"].text
+    assert "14-card round" in DECISIONS["D12"].text and "No aces in runs" in DECISIONS["D12"].text
+    assert "Cy can no longer lay off 8♥" in DECISIONS["D13"].text and "fewest melds" in DECISIONS["D13"].text
+    assert "A-2-…-K-A" in DECISIONS["D14"].text and "13 cards" in DECISIONS["D14"].text
+    assert "22 and 23" in DECISIONS["D15"].text and "a joker left in hand scores 15" in DECISIONS["D15"].text
+    assert "shuffled" in DECISIONS["D16"].text and "misdeal" in DECISIONS["D16"].text
+    assert "minus the chips they bought" in DECISIONS["D17"].text and "zero" in DECISIONS["D17"].text
+
+
+def ids(variant: str, options: dict[str, object] | None = None) -> list[str]:
+    return [decision.id for decision in rule_set(variant, options).decisions()]
+
+
+def test_every_rummy_preset_states_the_decisions_about_melds_aces_options_and_the_stock() -> None:
+    for variant in ("pay-me", "pay-me-family", "three-thirteen", "3-13"):
+        assert {"D10", "D14", "D15", "D16"} <= set(PRESETS[variant].decisions)
+        assert "D17" not in PRESETS[variant].decisions
+    assert PRESETS["play-or-pay"].decisions == ("D17",)
+    assert ids("play-or-pay", None) == ["D17"]
+
+
+def test_lay_off_decisions_follow_the_lay_offs() -> None:
+    for variant in ("pay-me", "pay-me-family", "3-13"):
+        assert {"D5", "D6", "D11", "D13"} <= set(ids(variant))
+        assert not {"D5", "D6", "D11", "D13"} & set(ids(variant, {"lay_offs": "false"}))
+    assert not {"D11", "D13"} & set(ids("three-thirteen"))
+    assert {"D5", "D6", "D11", "D13"} <= set(ids("three-thirteen", {"lay_offs": "true"}))
+
+
+def test_wild_aces_in_runs_show_with_the_full_cycle_only() -> None:
+    assert "D12" in PRESETS["pay-me"].decisions  # the seed's Full Cycle variation, like D2
+    assert "D12" not in ids("pay-me-family") and "D12" not in ids("3-13")
+    assert {"D2", "D12"} <= set(ids("3-13", {"full_cycle": "true"}))
+
+
+def test_one_ace_per_run_goes_when_aces_never_stand_in_runs() -> None:
+    assert "D14" in ids("pay-me", {"ace": "both"})
+    assert "D14" not in ids("pay-me", {"no_aces_in_runs": "true"})
+
+
+def test_decisions_come_in_order_and_each_preset_page_shows_its_own() -> None:
+    for variant in PRESETS:
+        shown = ids(variant)
+        assert shown == sorted(shown, key=lambda decision: int(decision[1:]))
+        assert set(PRESETS[variant].decisions) <= set(shown)
+
+
+def test_option_words_name_no_decision_codes_and_no_option_keys() -> None:
+    keys = "|".join(key for key in [*OPTION_SPECS, "not_more_than_naturals"] if "_" in key)
+    for spec in OPTION_SPECS.values():
+        for words in (spec.title, spec.effect, *spec.labels):
+            assert not re.search(r"\bD\d+\b", words), words
+            assert not re.search(rf"\b({keys})\b", words), words
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_preset_words_name_no_decision_codes(variant: str) -> None:
+    preset = PRESETS[variant]
+    for words in (
+        preset.summary,
+        preset.wild_text,
+        preset.going_out_text,
+        preset.after_going_out_text,
+        preset.penalty_text,
+        preset.discard_pile_text,
+    ):
+        assert not re.search(r"\bD\d+\b", words), words

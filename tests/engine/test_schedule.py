@@ -119,9 +119,16 @@ def test_round_json_shape() -> None:
         "cards": 3,
         "wild": ["JK", "2", "3"],
         "multiplier": 1,
+        "discard_pile": "Turn the top card of the stock face up to start the discard pile.",
     }
     last = round_info(rule_set("3-13"), 11).as_json()
-    assert last == {"round": 11, "cards": 13, "wild": ["JK", "2"], "multiplier": 2}
+    assert {key: last[key] for key in ("round", "cards", "wild", "multiplier")} == {
+        "round": 11,
+        "cards": 13,
+        "wild": ["JK", "2"],
+        "multiplier": 2,
+    }
+    assert "second-discard fee" in last["discard_pile"]
 
 
 def test_play_or_pay_has_no_rounds() -> None:
@@ -142,3 +149,34 @@ def test_player_left_of_dealer_plays_first() -> None:
     assert first_player_seat(3, 1, 4) == 0
     assert first_player_seat(0, 1, 2) == 1
     assert first_player_seat(0, 2, 2) == 0
+
+
+def doubled(variant: str, **options: object) -> list[int]:
+    return [info.number for info in schedule(rule_set(variant, options)) if info.multiplier == 2]
+
+
+def test_the_3_13_default_doubles_the_last_two_deals_actually_played() -> None:
+    # D15: with the full cycle, the last two of the 23 deals (13 and then 3 cards dealt).
+    assert doubled("3-13") == [10, 11]
+    assert doubled("3-13", full_cycle=True) == [22, 23]
+    last_two = schedule(rule_set("3-13", {"full_cycle": True}))[-2:]
+    assert [info.cards for info in last_two] == [4, 3]
+
+
+@pytest.mark.parametrize("variant", ["pay-me", "pay-me-family", "three-thirteen", "3-13"])
+def test_double_rounds_true_means_the_last_two_deals_in_any_preset(variant: str) -> None:
+    assert doubled(variant, double_rounds="true") == [10, 11]
+    assert doubled(variant, double_rounds=True, full_cycle=True) == [22, 23]
+
+
+def test_rounds_a_table_names_stay_as_named() -> None:
+    assert doubled("3-13", full_cycle=True, double_rounds="10,11") == [10, 11]
+    assert doubled("3-13", full_cycle=True, double_rounds=[10, 11]) == [10, 11]
+    assert doubled("pay-me", full_cycle=True, double_rounds="12") == [12]
+    assert doubled("3-13", full_cycle=True, double_rounds="false") == []
+
+
+def test_the_last_two_deals_are_stored_as_the_rounds_they_are() -> None:
+    options = rule_set("3-13", {"full_cycle": True}).options
+    assert options.as_json()["double_rounds"] == [22, 23]
+    assert rule_set("3-13", options.as_json()).options == options  # a stored game reads back the same
