@@ -10,37 +10,31 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from companion import schemas
 from companion.api import bodies
-from companion.api.http import bp, json_object_body
+from companion.api.http import bp
 from companion.services import disputes
 
 
 @bp.post("/check")
 def check() -> Response:
     """Verdicts on melds, as ``python -m engine check`` prints them."""
-    body = bodies.check_body("check", json_object_body())
-    melds = bodies.melds(body, "melds")
-    args = (bodies.variant(body), body["round"], bodies.options(body), melds, bodies.players(body))
-    return jsonify(disputes.check_command(*args))
+    body = bodies.parse(schemas.CheckRequest)
+    return jsonify(disputes.check_command(body.variant, body.round, body.options, body.melds, body.players))
 
 
 @bp.post("/best")
 def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
-    body = bodies.check_body("best", json_object_body())
-    hand = bodies.string(body, "hand")
-    disputes.verify_hand_size(hand)
-    declarer = bodies.melds(body, "declarer")
-    args = (bodies.variant(body), body["round"], bodies.options(body), hand, declarer, bodies.players(body))
+    body = bodies.parse(schemas.BestRequest)
+    disputes.verify_hand_size(body.hand)
+    args = (body.variant, body.round, body.options, body.hand, body.declarer or [], body.players)
     return jsonify(disputes.best_command(*args))
 
 
 @bp.post("/layoff")
 def layoff() -> Response:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
-    body = bodies.check_body("layoff", json_object_body())
-    declarer = bodies.melds(body, "declarer")
-    cards = bodies.string(body, "cards")
-    players = bodies.players(body)
-    args = (bodies.variant(body), body["round"], bodies.options(body), declarer, body["onto"], cards, players)
+    body = bodies.parse(schemas.LayoffRequest)
+    args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
     return jsonify(disputes.layoff_command(*args))

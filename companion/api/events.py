@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from companion.api import bodies
 from companion.api.http import bp, json_object_body, state
 from companion.errors import InvalidInput
 from companion.keys import edit_required
@@ -21,6 +22,7 @@ def add_event(game: Game) -> tuple[Response, int]:
     body = json_object_body()
     if kinds.of(game).in_rounds:
         raise InvalidInput(play_or_pay.EVENTS_REFUSED)
+    bodies.event()  # the structure; the services check the players and cards
     kind, data = play_or_pay.parse_event(game, body)
     after = play_or_pay.add_event(game, kind, data, body.get("version"))
     answer = after.as_json()

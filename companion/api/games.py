@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from companion import schemas
 from companion.api import bodies
-from companion.api.http import bp, created, json_object_body, state
+from companion.api.http import bp, created, state
 from companion.keys import edit_required
 from companion.models import Game
 from companion.services import kinds, rummy, store
@@ -18,8 +19,8 @@ def list_games() -> Response:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    body = bodies.new_game(json_object_body())
-    game, key = kinds.create_game(body["variant"], body["players"], body.get("options"), body.get("first_dealer"))
+    body = bodies.parse(schemas.NewGame)
+    game, key = kinds.create_game(body.variant, body.players, body.options, body.first_dealer)
     return created(game, key)
 
 
@@ -39,10 +40,10 @@ def delete_game(game: Game) -> tuple[Response, int]:
 @bp.post("/games/<game_id>/rounds")
 @edit_required
 def add_round(game: Game) -> tuple[Response, int]:
-    body = bodies.round_entry(json_object_body())
+    body = bodies.parse(schemas.RoundEntry)
     rummy.add_round(
-        game, body.get("went_out"), body.get("scores"), body.get("version"), hands=body.get("hands"),
-        declarer=body.get("declarer"), second_discards=body.get("second_discards"),
+        game, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
+        second_discards=body.second_discards,
     )
     return state(game, 201)
 
@@ -50,10 +51,10 @@ def add_round(game: Game) -> tuple[Response, int]:
 @bp.put("/games/<game_id>/rounds/<int:number>")
 @edit_required
 def correct_round(game: Game, number: int) -> tuple[Response, int]:
-    body = bodies.round_entry(json_object_body())
+    body = bodies.parse(schemas.RoundEntry)
     rummy.correct_round(
-        game, number, body.get("went_out"), body.get("scores"), body.get("version"), hands=body.get("hands"),
-        declarer=body.get("declarer"), second_discards=body.get("second_discards"),
+        game, number, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
+        second_discards=body.second_discards,
     )
     return state(game)
 
