@@ -7,7 +7,7 @@ No balance is ever stored: a game is rebuilt from its stored events through the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,11 +36,6 @@ DEFAULT_CHIPS = pop.DEFAULT_CHIPS
 MAX_CHIPS = pop.MAX_CHIPS
 CHIPS_KEY = pop.CHIPS_OPTION.key
 EVENT_KINDS = ("play", "pay", "settle")
-EVENT_FIELDS = {
-    "play": ("type", "player", "card", "version"),
-    "pay": ("type", "player", "version"),
-    "settle": ("type", "winner", "cards_left", "paid", "version"),
-}
 EVENTS_REFUSED = "only a Play or Pay game takes events; this game is played in rounds"
 
 
@@ -211,120 +206,41 @@ def flag_json(flag: pop.Flag, players: Sequence[str]) -> dict[str, Any]:
     return {"hand": flag.hand, "player": players[flag.seat], "card": str(flag.card), "message": flag.message}
 
 
-def _apply(hand: pop.HandState, kind: str, data: Mapping[str, Any]) -> pop.HandState:
-    """The hand after one event, through the engine (IllegalPlay or PlayOrPayError when refused)."""
-    players = hand.players
-    if kind == "play":
-        return pop.play(hand, players.index(data["player"]), data["card"])
-    if kind == "pay":
-        return pop.pay(hand, players.index(data["player"]))
-    if hand.played or any(hand.paid):
-        raise pop.PlayOrPayError(
-            f"hand {hand.hand} is being followed card by card, so it cannot be entered in quick mode; "
-            "finish it, or undo its events first"
-        )
-    cards_left = {name: data["cards_left"][name] for name in players}
-    paid = dict(data.get("paid") or {})
-    entries = pop.settle_quick(hand.hand, hand.dealer, data["winner"], cards_left, paid)
-    winner = players.index(data["winner"])
-    collected = sum(entry.amount for entry in entries if entry.kind is pop.ChipKind.POT)
-    return replace(
-        hand,
-        cards_left=tuple(cards_left[name] for name in players),
-        paid=tuple(paid.get(name, 0) for name in players),
-        finished=True,
-        winner=winner,
-        turn=winner,
-        needed=None,
-        pot=collected,
-        settlement=entries,
-    )
-
-
 def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
-    """Rebuild a Play or Pay game by replaying its events (and `extra`, a new one, if given)."""
+    """Rebuild a Play or Pay game by replaying its events through the engine (and `extra`, a new one, if given)."""
     if not is_play_or_pay(game):
         raise InvalidInput(EVENTS_REFUSED)
-    players = tuple(game.players)
-    stack = starting_chips(game)
-    ledger = list(engine_call(pop.buy_in_entries, players, stack))
-    hand = engine_call(pop.start_hand, players, game.first_dealer, 1)
-    hands: list[pop.HandState] = []
-    hand_events = 0
-    events = [(event.kind, event.data) for event in game.events]
+    events = [{"type": event.kind, **event.data} for event in game.events]
     if extra is not None:
-        events.append(extra)
-    for kind, data in events:
-        hand = engine_call(_apply, hand, kind, data)
-        hand_events += 1
-        if hand.finished:
-            ledger.extend(hand.settlement)
-            hands.append(hand)
-            hand = pop.next_hand(hand)
-            hand_events = 0
+        kind, data = extra
+        events.append({"type": kind, **data})
+    stack = starting_chips(game)
+    state = engine_call(pop.replay, tuple(game.players), stack, game.first_dealer, events)
     return Table(
         id=game.id,
-        players=players,
+        players=state.players,
         stack=stack,
         first_dealer=game.first_dealer,
-        hand=hand,
-        hands=tuple(hands),
-        ledger=tuple(ledger),
-        events=len(events),
-        hand_events=hand_events,
+        hand=state.hand,
+        hands=state.hands,
+        ledger=state.ledger,
+        events=len(state.events),
+        hand_events=state.hand_events,
         version=game.version,
         created_at=game.created_at,
     )
 
 
-def _player(players: Sequence[str], value: object, field: str) -> str:
-    if not isinstance(value, str):
-        raise InvalidInput(f"{field} must be a player's name")
-    name = value.strip()
-    if name not in players:
-        raise InvalidInput(f'"{name}" is not a player at this table')
-    return name
-
-
-def _counts(players: Sequence[str], value: object, field: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidInput(f"{field} must be an object of counts by player name")
-    for name in value:
-        if name not in players:
-            raise InvalidInput(f'{field} names "{name}", who is not a player at this table')
-    return dict(value)
-
-
 def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    """An event from a request body: its kind and the data stored for it."""
-    kind = body.get("type")
-    if kind not in EVENT_KINDS:
+    """An event from a request body (engine.play_or_pay.Event.parse): its kind and the data stored for it.
+
+    The app takes the events of play: a card, a chip, a hand in quick mode (chip purchases are not offered).
+    """
+    if body.get("type") not in EVENT_KINDS:
         raise InvalidInput('type must be "play", "pay" or "settle"')
-    fields = EVENT_FIELDS[str(kind)]
-    unknown = sorted(set(body) - set(fields))
-    if unknown:
-        raise InvalidInput(f'unknown field "{unknown[0]}"; a {kind} event has {", ".join(fields)}')
-    players = tuple(game.players)
-    if kind == "pay":
-        return "pay", {"player": _player(players, body.get("player"), "player")}
-    if kind == "play":
-        player = _player(players, body.get("player"), "player")
-        card = body.get("card")
-        if not isinstance(card, str):
-            raise InvalidInput('card must be a card such as "7H"')
-        return "play", {"player": player, "card": str(engine_call(Card.parse, card))}
-    winner = _player(players, body.get("winner"), "winner")
-    cards_left = _counts(players, body.get("cards_left"), "cards_left")
-    cards_left.setdefault(winner, 0)
-    missing = [name for name in players if name not in cards_left]
-    if missing:
-        raise InvalidInput(f"cards_left needs every player's cards; {missing[0]} is missing")
-    paid = _counts(players, body.get("paid", {}), "paid")
-    return "settle", {
-        "winner": winner,
-        "cards_left": {name: cards_left[name] for name in players},
-        "paid": {name: paid[name] for name in players if name in paid},
-    }
+    event = engine_call(pop.Event.parse, body, tuple(game.players), ("version",))
+    data = event.to_json()
+    return str(data.pop("type")), data
 
 
 def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: object = None) -> Table:
