@@ -85,17 +85,11 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class Table:
-    """A Play or Pay game rebuilt from its events: the hand being played, the hands settled, the chips."""
+    """A Play or Pay game as the pages and the API show it: the engine's game state (the hand being
+    played, the hands settled, the chips), with the stored game's id, version and date."""
 
     id: str
-    players: tuple[str, ...]
-    stack: int
-    first_dealer: int
-    hand: pop.HandState
-    hands: tuple[pop.HandState, ...]
-    ledger: tuple[pop.ChipEntry, ...]
-    events: int
-    hand_events: int
+    state: pop.GameState
     version: int
     created_at: datetime
 
@@ -104,13 +98,45 @@ class Table:
         return PRESETS[PLAY_OR_PAY].name
 
     @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def stack(self) -> int:
+        return self.state.stack
+
+    @property
+    def first_dealer(self) -> int:
+        return self.state.first_dealer
+
+    @property
+    def hand(self) -> pop.HandState:
+        return self.state.hand
+
+    @property
+    def hands(self) -> tuple[pop.HandState, ...]:
+        return self.state.hands
+
+    @property
+    def ledger(self) -> tuple[pop.ChipEntry, ...]:
+        return self.state.ledger
+
+    @property
+    def events(self) -> int:
+        return len(self.state.events)
+
+    @property
+    def hand_events(self) -> int:
+        return self.state.hand_events
+
+    @property
     def balances(self) -> dict[str, int]:
         """Chips each player holds now: the ledger, less what they paid in the hand being played."""
-        return pop.live_balances(self.ledger, self.hand)
+        return self.state.balances
 
     @property
     def settled_balances(self) -> dict[str, int]:
-        return pop.chip_balances(self.ledger, self.players)
+        return self.state.settled_balances
 
     @property
     def dealt(self) -> tuple[int, ...]:
@@ -118,7 +144,7 @@ class Table:
 
     @property
     def flags(self) -> tuple[pop.Flag, ...]:
-        return tuple(flag for hand in (*self.hands, self.hand) for flag in hand.flags)
+        return self.state.flags
 
     @property
     def last_hand(self) -> pop.HandState | None:
@@ -216,19 +242,7 @@ def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
         events.append({"type": kind, **data})
     stack = starting_chips(game)
     state = engine_call(pop.replay, tuple(game.players), stack, game.first_dealer, events)
-    return Table(
-        id=game.id,
-        players=state.players,
-        stack=stack,
-        first_dealer=game.first_dealer,
-        hand=state.hand,
-        hands=state.hands,
-        ledger=state.ledger,
-        events=len(state.events),
-        hand_events=state.hand_events,
-        version=game.version,
-        created_at=game.created_at,
-    )
+    return Table(id=game.id, state=state, version=game.version, created_at=game.created_at)
 
 
 def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
