@@ -349,7 +349,7 @@ def add_round(
     game: Game, went_out: object, scores: object, expected_version: object = None, hands: object = None,
     declarer: object = None, second_discards: object = None,
 ) -> None:
-    """Score the next round; players in `hands` are scored from their cards (companion.disputes)."""
+    """Score the next round; players in `hands` are scored from their cards (companion.services.disputes)."""
     check_version(game, expected_version)
     verify_rounds(game)
     rules = rules_for(game.variant, game.options)
