@@ -1,13 +1,15 @@
 """Export and import of whole games (issue 7): a CSV of the rounds, and a JSON file that recreates a game.
 
-The JSON export (``FORMAT``, version ``FORMAT_VERSION``) holds:
+The JSON export (``FORMAT``, version ``FORMAT_VERSION``) is the model `companion.schemas.GameExport`,
+written field by field, so a database migration cannot change it silently (tests/app/test_schemas.py
+compares its fields with the columns; a new column means a new format version). It holds:
 
-- ``game``: every column of the game's row, except its id, the hash of its edit key and its
-  version counter (an import gets a new id, a new edit key, and starts a new version count);
-- ``tables``: for every table with a ``game_id`` foreign key to ``games.id`` (found by mapper
-  introspection, so tables added later are exported too), the game's rows in the order they were
-  stored, with every column except the surrogate primary key and ``game_id``; columns that point
-  at another row of the same table (a dispute's lay-off chain) hold that row's 1-based position;
+- ``game``: the game's values, without its id, the hash of its edit key and its version counter
+  (an import gets a new id, a new edit key, and starts a new version count);
+- ``tables``: the rows of each table that belongs to a game (rounds, round_revisions, game_events,
+  disputes) in the order they were stored, without the surrogate primary key and ``game_id``;
+  columns that point at another row of the same table (a dispute's lay-off chain) hold that row's
+  1-based position;
 - ``derived``: read-only extras (the game state with totals, winners and the ledger) that an
   import ignores.
 
@@ -33,12 +35,12 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, Float, Integer, Numeric, String, Table, inspect
-from sqlalchemy.orm import ColumnProperty, Mapper
+from sqlalchemy import JSON, Boolean, Column, DateTime, Float, Integer, Numeric, String
 
+from companion import schemas
 from companion.errors import InvalidInput, ServiceError
-from companion.extensions import Base, db
-from companion.models import Game
+from companion.extensions import db
+from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.security import hand_size_error
 from companion.services import disputes, kinds, play_or_pay, pot, rummy
 from companion.services.store import PRESETS, clean_players, commit, hash_key, is_whole, rules_for
@@ -46,9 +48,9 @@ from engine import play_or_pay as pop
 from engine.errors import EngineError
 from engine.scoring import verify_round_scores
 
-FORMAT = "card-table-companion/game"
-FORMAT_VERSION = 1
-TOP_LEVEL = ("format", "format_version", "game", "tables", "derived")
+FORMAT = schemas.FORMAT
+FORMAT_VERSION = schemas.FORMAT_VERSION
+TOP_LEVEL = tuple(schemas.GameExport.model_fields)
 
 MAX_IMPORT_BYTES = 512 * 1024
 """The largest import body: an export with a long dispute log is bigger than the app's 64 KiB limit."""
@@ -70,104 +72,81 @@ JSON_ROW_REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {"disputes": (("re
 Invalid = InvalidInput
 
 
-# ================================================================ the schema, by introspection
+# ================================================================ the format, field by field (companion.schemas)
+
+TABLE_MODELS: dict[str, type[Any]] = {
+    "disputes": Dispute,
+    "game_events": GameEvent,
+    "round_revisions": RoundRevision,
+    "rounds": Round,
+}
+"""The stored model of each exported table (the export's row models are schemas.EXPORTED_TABLES)."""
 
 
 @dataclass(frozen=True)
 class Field:
-    """One exported column: the mapped attribute and its column."""
+    """One exported field and the column that stores it; an import must give the required ones."""
 
     key: str
     column: Column[Any]
-
-    @property
-    def required(self) -> bool:
-        """Whether an import must give it: not nullable and without a default."""
-        return not self.column.nullable and self.column.default is None
+    required: bool
 
 
 @dataclass(frozen=True)
 class TableSpec:
-    """A table that belongs to a game: its model, exported fields and primary key."""
+    """A table that belongs to a game: its stored model, its export model, the exported fields."""
 
     name: str
     model: type[Any]
+    row: type[schemas.Row]
     fields: tuple[Field, ...]
-    primary_key: str
 
     def field(self, key: str) -> Field | None:
         return next((field for field in self.fields if field.key == key), None)
 
 
-def _fields(mapper: Mapper[Any], skip: set[str]) -> tuple[Field, ...]:
-    fields = []
-    for prop in mapper.column_attrs:
-        if not isinstance(prop, ColumnProperty) or len(prop.columns) != 1:
-            continue
-        column = prop.columns[0]
-        if isinstance(column, Column) and column.name not in skip and prop.key not in skip:
-            fields.append(Field(prop.key, column))
-    return tuple(fields)
+def _fields(model: type[Any], row: type[schemas.Row]) -> tuple[Field, ...]:
+    columns = model.__table__.columns
+    return tuple(Field(key, columns[key], info.is_required()) for key, info in row.model_fields.items())
 
 
 @cache
 def game_fields() -> tuple[Field, ...]:
-    """The exported columns of the games table: all but the id, the edit key's hash and the version."""
-    mapper: Mapper[Any] = inspect(Game)
-    skip = {column.name for column in mapper.primary_key} | set(SECRET_COLUMNS)
-    if mapper.version_id_col is not None:
-        skip.add(mapper.version_id_col.name)
-    return _fields(mapper, skip)
+    """The exported fields of the game, as schemas.ExportedGame lists them."""
+    return _fields(Game, schemas.ExportedGame)
 
 
 @cache
 def child_tables() -> tuple[TableSpec, ...]:
-    """Every mapped table with a game_id foreign key to games.id, by table name."""
-    games = Game.__table__
-    specs = []
-    for mapper in Base.registry.mappers:
-        table = mapper.local_table
-        if not isinstance(table, Table) or table is games or len(mapper.primary_key) != 1:
-            continue
-        if not any(
-            fk.parent.name == "game_id" and fk.column.table is games and fk.column.name == "id"
-            for fk in table.foreign_keys
-        ):
-            continue
-        primary = mapper.primary_key[0]
-        fields = _fields(mapper, {primary.name, "game_id"})
-        key = next(prop.key for prop in mapper.column_attrs if primary in prop.columns)
-        specs.append(TableSpec(table.name, mapper.class_, fields, key))
-    return tuple(sorted(specs, key=lambda spec: spec.name))
+    """The exported tables that belong to a game, by table name, as schemas.ExportedTables lists them."""
+    return tuple(
+        TableSpec(name, TABLE_MODELS[name], row, _fields(TABLE_MODELS[name], row))
+        for name, row in schemas.EXPORTED_TABLES.items()
+    )
 
 
 # ================================================================ export
 
 
-def _exported(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return copy.deepcopy(value)
-
-
 def _rows(spec: TableSpec, game: Game) -> list[Any]:
-    query = db.select(spec.model).filter_by(game_id=game.id).order_by(getattr(spec.model, spec.primary_key))
+    query = db.select(spec.model).filter_by(game_id=game.id).order_by(spec.model.id)
     return list(db.session.scalars(query))
 
 
-def _export_rows(spec: TableSpec, rows: Sequence[Any]) -> list[dict[str, Any]]:
-    positions = {getattr(row, spec.primary_key): index for index, row in enumerate(rows, start=1)}
+def _export_rows(spec: TableSpec, rows: Sequence[Any]) -> list[schemas.Row]:
+    """The rows as the export model; references to rows of the same table become 1-based positions."""
+    positions = {row.id: index for index, row in enumerate(rows, start=1)}
     exported = []
     for row in rows:
-        data = {field.key: _exported(getattr(row, field.key)) for field in spec.fields}
+        item = spec.row.model_validate(row, from_attributes=True)
         for key in ROW_REFERENCES.get(spec.name, ()):
-            if data.get(key) is not None:
-                data[key] = positions.get(data[key])
+            if getattr(item, key) is not None:
+                setattr(item, key, positions.get(getattr(item, key)))
         for column, key in JSON_ROW_REFERENCES.get(spec.name, ()):
-            value = data.get(column)
+            value = getattr(item, column)  # a copy: the stored row keeps its id
             if isinstance(value, dict) and key in value:
                 value[key] = positions.get(value[key])
-        exported.append(data)
+        exported.append(item)
     return exported
 
 
@@ -187,14 +166,17 @@ def derived(game: Game) -> dict[str, Any]:
 
 
 def export_game(game: Game) -> dict[str, Any]:
-    """The whole game as JSON data (see the module's docstring)."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": {field.key: _exported(getattr(game, field.key)) for field in game_fields()},
-        "tables": {spec.name: _export_rows(spec, _rows(spec, game)) for spec in child_tables()},
-        "derived": derived(game),
-    }
+    """The whole game as JSON data: schemas.GameExport (see the module's docstring)."""
+    document = schemas.GameExport(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        game=schemas.ExportedGame.model_validate(game, from_attributes=True),
+        tables=schemas.ExportedTables.model_validate(
+            {spec.name: _export_rows(spec, _rows(spec, game)) for spec in child_tables()}
+        ),
+        derived=derived(game),
+    )
+    return document.model_dump(mode="json")
 
 
 def export_filename(game: Game, extension: str) -> str:
@@ -680,7 +662,7 @@ def _store(plan: Plan) -> tuple[Game, str]:
             db.session.add(item)
             stored.append(item)
         db.session.flush()
-        ids = [getattr(item, spec.primary_key) for item in stored]
+        ids = [item.id for item in stored]
         for item, row in zip(stored, rows, strict=True):
             for name in references:
                 if row.get(name) is not None:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from pydantic import BaseModel, ValidationError
 
 from companion import schemas
@@ -249,3 +251,42 @@ def test_every_table_that_belongs_to_a_game_has_an_export_model() -> None:
         if any(fk.column.table.name == "games" and fk.parent.name == "game_id" for fk in table.foreign_keys)
     )
     assert sorted(schemas.EXPORTED_TABLES) == belongs
+
+
+@pytest.mark.parametrize("name", ["pay-me", "3-13", "play-or-pay"])
+def test_an_export_written_before_the_model_imports_and_exports_back_identically(
+    client: FlaskClient, name: str
+) -> None:
+    document = golden(name)
+    created = client.post("/api/games/import", json=document)
+    assert created.status_code == 201, created.get_json()
+    again = client.get(f"/api/games/{created.get_json()['id']}/export")
+    assert again.status_code == 200
+    assert again.get_json() == document
+
+
+def test_exporting_leaves_the_stored_lay_off_chain_alone(app: Flask, client: FlaskClient) -> None:
+    from companion.services import transfer
+    from companion.services.store import get_game
+
+    client.post("/api/games/import", json=golden("pay-me"))
+    created = client.post("/api/games/import", json=golden("pay-me")).get_json()  # ids no longer positions
+    with app.app_context():
+        game = get_game(created["id"])
+        declarer_id = game.disputes[1].id
+        assert declarer_id != 2
+        exported = transfer.export_game(game)
+        assert [(row.result or {}).get("chain") for row in game.disputes] == [None, None, declarer_id, declarer_id]
+    assert [row["result"] for row in exported["tables"]["disputes"]] == [
+        row["result"] for row in golden("pay-me")["tables"]["disputes"]
+    ]
+
+
+def test_the_limits_of_the_schemas_are_the_limits_the_services_enforce() -> None:
+    from companion.services import play_or_pay, pot, store
+
+    assert schemas.MAX_CENTS == pot.MAX_CENTS
+    assert schemas.MAX_PICKUPS == pot.MAX_PICKUPS
+    assert schemas.MAX_NAME_LENGTH == store.MAX_NAME_LENGTH
+    assert schemas.PLAY_OR_PAY == play_or_pay.PLAY_OR_PAY
+    assert schemas.EVENT_KINDS == play_or_pay.EVENT_KINDS == tuple(schemas.EVENTS)
