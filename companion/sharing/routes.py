@@ -1,12 +1,10 @@
-"""Joining a game from another phone: QR codes, the join link, and replacing the edit key.
+"""Joining a game from another phone, and replacing the edit key (the QR codes: companion.sharing.links).
 
-- Every phone showing a game sees a QR code of its plain address (view only).
-- A browser holding the game's edit key also sees a QR code of the join link
-  ``/games/<id>/join?key=<edit key>``: opening it stores the key in that phone's cookie and
-  redirects to the game page, so the key does not stay in the address bar. Only a hash of the key
-  is stored on the server, so this code is made from the key in the current browser's cookie.
-- ``POST /games/<id>/key`` (form, CSRF) and ``POST /api/games/<id>/key`` (``X-Edit-Key``) replace
-  the key: the old key, and every code made with it, stops working at once.
+- ``/games/<id>/join?key=<edit key>`` stores the key in that phone's cookie and redirects to the
+  game page, so the key does not stay in the address bar.
+- ``POST /games/<id>/key`` (form, CSRF) replaces the key, as ``POST /api/games/<id>/key``
+  (``X-Edit-Key``, companion.api.keys) does: the old key, and every code made with it, stops
+  working at once.
 """
 
 from __future__ import annotations
