@@ -330,9 +330,9 @@ class BestRequest(Command):
     hand: Annotated[Cards, Says("hand must be a string of cards")]
     options: CheckOptions = None
     players: CheckPlayers = None
-    declarer: Annotated[
-        Melds | None, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')
-    ] = None
+    declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')] = Field(
+        default_factory=list
+    )
 
 
 class LayoffRequest(Command):

@@ -28,7 +28,7 @@ def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
     body = bodies.parse(schemas.BestRequest)
     disputes.verify_hand_size(body.hand)
-    args = (body.variant, body.round, body.options, body.hand, body.declarer or [], body.players)
+    args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players)
     return jsonify(disputes.best_command(*args))
 
 

@@ -105,6 +105,8 @@ def test_a_missing_field_is_one_sentence(model: type[schemas.Body], body: Any, m
         (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "players": "3"},
          "players must be a whole number"),
         (schemas.BestRequest, {"variant": "pay-me", "round": 1, "hand": ["3H"]}, "hand must be a string of cards"),
+        (schemas.BestRequest, {"variant": "pay-me", "round": 1, "hand": "3H", "declarer": None},
+         'declarer must be a list of melds, each a string such as "4H 5H 6H"'),
         (schemas.LayoffRequest, {"variant": "pay-me", "round": 2, "declarer": [], "onto": "1", "cards": "7H"},
          'onto must be a meld number, not "1"'),
         (schemas.LayoffRequest, {"variant": "pay-me", "round": 2, "declarer": [], "onto": 1, "cards": 7},
