@@ -7,38 +7,11 @@ from typing import Any
 
 from flask import Flask
 
-from companion import (
-    api,
-    config,
-    disputes,
-    errors,
-    extensions,
-    games,
-    keys,
-    play_or_pay,
-    rules,
-    security,
-    sharing,
-    sheets,
-)
-from companion.backup import backup_command
 from companion.config import normalise_database_url
-from companion.services import kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 
 __all__ = ["ROOT", "create_app", "normalise_database_url"]
-
-BLUEPRINTS = (
-    games.routes.bp,
-    play_or_pay.routes.bp,
-    disputes.routes.bp,
-    rules.routes.bp,
-    sheets.routes.bp,
-    sharing.routes.bp,
-    api.bp,
-)
-"""Every blueprint of the app: the pages of each feature, and the one /api blueprint."""
 
 
 def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str | None = None) -> Flask:
@@ -47,6 +20,24 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     Settings come, in this order (later wins), from the defaults, ``instance/config.py``,
     ``FLASK_``-prefixed environment variables, ``DATABASE_URL``, and `test_config` (companion.config).
     """
+    # Imported here, so that `import companion` stays light (`python -m companion.lan` in `serve`).
+    from companion import (
+        api,
+        config,
+        disputes,
+        errors,
+        extensions,
+        games,
+        keys,
+        play_or_pay,
+        rules,
+        security,
+        sharing,
+        sheets,
+    )
+    from companion.backup import backup_command
+    from companion.services import kinds
+
     app = Flask(
         __name__,
         instance_path=instance_path,
@@ -60,7 +51,16 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     security.install(app)
     keys.install(app)
     errors.install(app, current_state=kinds.current_state)
-    for blueprint in BLUEPRINTS:
+    blueprints = (  # the pages of each feature, and the one /api blueprint
+        games.routes.bp,
+        play_or_pay.routes.bp,
+        disputes.routes.bp,
+        rules.routes.bp,
+        sheets.routes.bp,
+        sharing.routes.bp,
+        api.bp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     extensions.csrf.exempt(api.bp)  # the API takes the edit key in a header, never a cookie
     app.cli.add_command(backup_command)
