@@ -1,4 +1,4 @@
-"""Benchmark of the printable score sheet (companion.sheets.game_sheet_pdf): 8 players, 23 rounds.
+"""Benchmark of the printable score sheet (companion.services.sheets.game_sheet_pdf): 8 players, 23 rounds.
 
 Run from the repository root:  python benchmarks/sheet.py [--runs 5] [--paper a4]
 
@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.sheets import game_sheet_pdf  # noqa: E402
+from companion.services.sheets import game_sheet_pdf  # noqa: E402
 from engine.rules import rule_set  # noqa: E402
 from engine.schedule import schedule  # noqa: E402
 

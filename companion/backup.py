@@ -17,8 +17,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import click
-from flask import Flask, current_app
+from flask import current_app
 from flask.cli import with_appcontext
+
+from companion.extensions import db
 
 PG_DUMP_HINT = (
     'For PostgreSQL, back up with: pg_dump "$DATABASE_URL" > backup.sql  (restore: psql "$DATABASE_URL" < backup.sql)'
@@ -74,8 +76,6 @@ def _count_games(connection: sqlite3.Connection) -> int:
 @with_appcontext
 def backup_command(path: Path | None) -> None:
     """Write a consistent copy of the database to PATH (default: instance/backups/companion-<time>.sqlite3)."""
-    from companion.extensions import db
-
     url = db.engine.url
     if url.get_backend_name() != "sqlite":
         click.echo(PG_DUMP_HINT, err=True)
@@ -85,7 +85,3 @@ def backup_command(path: Path | None) -> None:
     target = path or default_backup_path(Path(current_app.instance_path))
     games = backup_sqlite(Path(url.database), target)
     click.echo(f"Backed up {games} game{'s' if games != 1 else ''} to {target}")
-
-
-def init_app(app: Flask) -> None:
-    app.cli.add_command(backup_command)

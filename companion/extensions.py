@@ -1,10 +1,25 @@
-"""The Flask extensions, created once and bound to an app in create_app."""
+"""The Flask extensions, created once and bound to an app in create_app, and the SQLite settings.
+
+Every new SQLite connection gets write-ahead logging (readers never wait for a writer, a
+killed server leaves a consistent file) with ``synchronous=NORMAL`` (a commit survives the
+server being killed; only a power cut can lose the last commits, never consistency), and a busy
+timeout (a writer waits up to 5 s for another instead of failing with "database is locked").
+
+Foreign keys stay off, as SQLite has them by default: the ORM deletes a game's rounds itself,
+and with them on, a batch migration that rebuilds the games table would delete every round.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -15,3 +30,40 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA synchronous=NORMAL",
+)
+
+
+def install(app: Flask, migrations: Path) -> None:
+    """Bind the database (with the SQLite pragmas), the migrations and CSRF protection to `app`."""
+    db.init_app(app)
+    configure_engines(app)
+    migrate.init_app(app, db, directory=str(migrations), render_as_batch=True, compare_type=True)
+    csrf.init_app(app)
+
+
+def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()
+
+
+def configure_engines(app: Flask) -> None:
+    """Apply the SQLite pragmas to the app's engines (nothing to do for PostgreSQL)."""
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _sqlite_connected):
+                event.listen(engine, "connect", _sqlite_connected)
+
+
+def sqlite_pragma(engine: Engine, name: str) -> Any:
+    """One PRAGMA's value on a fresh connection of `engine` (for the tests)."""
+    with engine.connect() as connection:
+        return connection.exec_driver_sql(f"PRAGMA {name}").scalar()

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from companion.extensions import db
 
@@ -48,39 +48,42 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
 
-class Round(db.Model):  # type: ignore[name-defined,misc]
-    """A scored round: who went out and the card points entered (before any multiplier)."""
+class RoundValues:
+    """What a round holds, shared by a scored round and the history of its earlier values:
+    who went out, the card points entered (before any multiplier), the 3-13 pot's second
+    discards, and the cards entered for scoring (issue 5: player -> canonical notation "7H 8H JK")."""
+
+    # sort_order keeps the columns in the order of the tables (and of the exports) before the mixin.
+    id: Mapped[int] = mapped_column(primary_key=True, sort_order=1)
+    number: Mapped[int] = mapped_column(Integer, sort_order=3)
+    went_out: Mapped[str] = mapped_column(String(40), sort_order=5)
+    scores: Mapped[dict[str, int]] = mapped_column(JSON, sort_order=6)
+    second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None, sort_order=7)
+    hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None, sort_order=8)
+
+    @declared_attr
+    def game_id(cls) -> Mapped[str]:
+        return mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True, sort_order=2)
+
+
+class Round(RoundValues, db.Model):  # type: ignore[name-defined,misc]
+    """A scored round."""
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    went_out: Mapped[str] = mapped_column(String(40))
-    scores: Mapped[dict[str, int]] = mapped_column(JSON)
-    second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
-    # The cards entered for scoring (issue 5): player name -> canonical notation ("7H 8H JK").
-    hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None)
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, sort_order=9)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
 
 
-class RoundRevision(db.Model):  # type: ignore[name-defined,misc]
+class RoundRevision(RoundValues, db.Model):  # type: ignore[name-defined,misc]
     """The values a round had before it was corrected ("corrected") or undone ("undone")."""
 
     __tablename__ = "round_revisions"
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(String(16))
-    went_out: Mapped[str] = mapped_column(String(40))
-    scores: Mapped[dict[str, int]] = mapped_column(JSON)
-    second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
-    hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None)
-    changed_at: Mapped[datetime] = mapped_column(default=utc_now)
+    action: Mapped[str] = mapped_column(String(16), sort_order=4)
+    changed_at: Mapped[datetime] = mapped_column(default=utc_now, sort_order=9)
 
     game: Mapped[Game] = relationship(back_populates="revisions")
 

@@ -6,7 +6,8 @@
 - Starting games and wrong edit keys are counted per client address in fixed one-minute
   (or other) windows, in this process's memory: with several gunicorn workers each worker
   counts on its own, so the effective limit is the configured one times the workers.
-  Past the limit the answer is 429: a one-sentence JSON error under ``/api/``, a page otherwise.
+  Past the limit the answer is 429 (companion.errors): a one-sentence JSON error under ``/api/``,
+  a page otherwise. The wrong edit keys are counted by companion.keys.
 - The app refuses to start in debug mode unless ``ALLOW_DEBUG`` is set (development only).
 
 Settings (app config): ``RATELIMIT_ENABLED`` (default: on, except when ``TESTING``),
@@ -22,7 +23,7 @@ import time
 from collections.abc import Sized
 from typing import Any
 
-from flask import Flask, current_app, g, has_request_context, jsonify, render_template, request
+from flask import Flask, current_app, request
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
@@ -39,7 +40,7 @@ DOCUMENTS_WITHOUT_POLICY = frozenset({"application/pdf"})
 a PDF runs no script of ours, so it gets no Content-Security-Policy and no X-Frame-Options."""
 
 CREATE_ENDPOINTS = frozenset(
-    {"pages.new_game", "api.create_game", "pages.rematch", "money.new_play_or_pay", "transfer_api.import_game"}
+    {"games.new_game", "api.create_game", "games.rematch", "play_or_pay.new_play_or_pay", "api.import_game"}
 )
 """Endpoints whose POST starts a game (counted against RATELIMIT_CREATE)."""
 
@@ -131,40 +132,24 @@ class RateLimiter:
         return len(self._windows)
 
 
-def _limiter() -> RateLimiter:
-    limiter: RateLimiter = current_app.extensions["companion_limiter"]
-    return limiter
+def limiter() -> RateLimiter:
+    """The app's rate limiter (one per process)."""
+    counters: RateLimiter = current_app.extensions["companion_limiter"]
+    return counters
 
 
-def _enabled() -> bool:
+def limits_enabled() -> bool:
     return bool(current_app.config.get("RATELIMIT_ENABLED"))
 
 
-def _client() -> str:
+def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def before_key_check() -> None:
-    """Called before an edit key is compared: refuse (429) once this client sent too many wrong keys."""
-    if not has_request_context() or not _enabled():
-        return
-    if _limiter().exhausted("wrong-key", _client(), current_app.config["RATELIMIT_WRONG_KEY"]):
-        raise TooManyRequests(TOO_MANY_WRONG_KEYS)
-
-
-def wrong_key(key: str) -> None:
-    """Called when a presented edit key did not match: count it, and remember it for this request."""
-    if not has_request_context():
-        return
-    g.setdefault("wrong_keys", set()).add(key)
-    if _enabled():
-        _limiter().hit("wrong-key", _client(), current_app.config["RATELIMIT_WRONG_KEY"])
-
-
 def _limit_creation() -> None:
-    if request.method != "POST" or request.endpoint not in CREATE_ENDPOINTS or not _enabled():
+    if request.method != "POST" or request.endpoint not in CREATE_ENDPOINTS or not limits_enabled():
         return
-    if not _limiter().hit("create", _client(), current_app.config["RATELIMIT_CREATE"]):
+    if not limiter().hit("create", client_address(), current_app.config["RATELIMIT_CREATE"]):
         raise TooManyRequests(TOO_MANY_CREATED)
 
 
@@ -177,39 +162,6 @@ def _security_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", config["REFERRER_POLICY"])
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    if _key_cookie_name() in request.cookies and "Cache-Control" not in headers:
-        headers["Cache-Control"] = "private"  # the page may show the edit key: never in a shared cache
-    _forget_stale_key_cookie(response)
-    return response
-
-
-def _key_cookie_name() -> str:
-    from companion.views import KEY_COOKIE
-
-    return KEY_COOKIE
-
-
-def _forget_stale_key_cookie(response: Response) -> None:
-    """A browser whose key cookie no longer matches (the key was replaced) loses the cookie."""
-    name = _key_cookie_name()
-    cookie = request.cookies.get(name)
-    game_id = (request.view_args or {}).get("game_id")
-    if cookie and game_id and cookie in g.get("wrong_keys", ()) and not _sets_cookie(response, name):
-        response.delete_cookie(name, path=f"/games/{game_id}", httponly=True, samesite="Lax")
-
-
-def _sets_cookie(response: Response, name: str) -> bool:
-    return any(value.startswith(name + "=") for value in response.headers.getlist("Set-Cookie"))
-
-
-def _too_many(error: TooManyRequests) -> Any:
-    message = error.description or TOO_MANY_WRONG_KEYS
-    if request.path.startswith("/api/"):
-        response = jsonify({"error": message[:1].lower() + message[1:].rstrip(".")})
-    else:
-        response = current_app.make_response(render_template("sharing/too_many.html", message=message))
-    response.status_code = 429
-    response.headers["Retry-After"] = "60"
     return response
 
 
@@ -221,8 +173,8 @@ def refuse_debug(app: Flask) -> None:
         )
 
 
-def init_app(app: Flask) -> None:
-    """Install the headers, the rate limits, the 429 answers and the debug guard."""
+def install(app: Flask) -> None:
+    """Install the headers, the rate limits and the debug guard (the 429 answers are in companion.errors)."""
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
     app.config.setdefault("RATELIMIT_CREATE", "30/minute")
     app.config.setdefault("RATELIMIT_WRONG_KEY", "20/minute")
@@ -235,4 +187,3 @@ def init_app(app: Flask) -> None:
     app.extensions["companion_limiter"] = RateLimiter()
     app.before_request(_limit_creation)
     app.after_request(_security_headers)
-    app.register_error_handler(TooManyRequests, _too_many)

@@ -372,16 +372,17 @@ def test_stale_version_is_409_and_not_stored(client: FlaskClient, app: Flask) ->
 
 def test_concurrent_write_is_409(client: FlaskClient, app: Flask) -> None:
     """Two requests read the same game; the second one to commit is refused."""
-    from companion import services
+    from companion.errors import Conflict
+    from companion.services import rummy, store
 
     game = create(client)
     with app.app_context():
-        mine = services.get_game(game["id"])
+        mine = store.get_game(game["id"])
         with app.app_context():
-            theirs = services.get_game(game["id"])
-            services.add_round(theirs, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})
-        with pytest.raises(services.Conflict):
-            services.add_round(mine, "Cy", {"Ann": 5, "Bob": 5, "Cy": 0})
+            theirs = store.get_game(game["id"])
+            rummy.add_round(theirs, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})
+        with pytest.raises(Conflict):
+            rummy.add_round(mine, "Cy", {"Ann": 5, "Bob": 5, "Cy": 0})
     assert stored_rounds(app, game["id"]) == [(1, "Bob", {"Ann": 1, "Bob": 0, "Cy": 2})]
 
 
@@ -405,6 +406,22 @@ def test_api_server_error_is_json(app: Flask) -> None:
     response = app.test_client().get("/api/boom")
     assert response.status_code == 500
     assert response.get_json() == {"error": "something went wrong on the server; nothing was changed"}
+
+
+def test_an_engine_error_that_reaches_the_app_is_a_400_with_its_sentence(app: Flask) -> None:
+    from engine.errors import CardError
+
+    def refuse() -> str:
+        raise CardError("the card   \"ZZ\" is not a card")
+
+    app.add_url_rule("/api/refuse", "refuse", refuse)
+    app.add_url_rule("/refuse", "refuse_page", refuse)
+    response = app.test_client().get("/api/refuse")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": 'the card "ZZ" is not a card'}
+    page = app.test_client().get("/refuse")
+    assert page.status_code == 400
+    assert "The card &#34;ZZ&#34; is not a card." in page.get_data(as_text=True)
 
 
 def test_api_needs_no_csrf_token(app: Flask) -> None:

@@ -477,9 +477,9 @@ def test_stylesheet_supports_dark_mode_tap_targets_and_red_suits(client: FlaskCl
 def test_game_page_offers_the_address_for_other_phones(
     client: FlaskClient, post_form: Post, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion import views
+    from companion.sharing import links
 
-    monkeypatch.setattr(views, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
     game_id = start_game(post_form)
     page = text(client.get(f"/games/{game_id}", base_url="http://127.0.0.1:5000"))
     assert f"http://192.168.1.23:5000/games/{game_id}" in page

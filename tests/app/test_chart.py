@@ -1,4 +1,4 @@
-"""The score chart (companion.chart): well-formed SVG, one line per player, axes, escaping, colours."""
+"""The score chart (companion.services.chart): well-formed SVG, one line per player, axes, escaping, colours."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.chart import DASHES, PALETTE, nice_step, player_colour, running_totals, score_chart_svg
+from companion.services.chart import DASHES, PALETTE, nice_step, player_colour, running_totals, score_chart_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = "<script>alert(1)</script>"

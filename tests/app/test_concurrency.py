@@ -215,21 +215,22 @@ def test_a_write_checks_the_rounds_of_the_version_it_read(app: Flask) -> None:
     """Bug found by the eight-phone tests: a write read the game's version, then its rounds a moment
     later; when another phone scored the last round in between, the write answered 400 "the game is
     over" instead of 409. The game and its rounds are now read in one statement."""
-    from companion import services
+    from companion.errors import Conflict
+    from companion.services import kinds, rummy, store
 
     with app.app_context():
-        game, key = services.create_game("pay-me", ["Ann", "Bob"], None, "Ann")
+        game, key = kinds.create_game("pay-me", ["Ann", "Bob"], None, "Ann")
         for _ in range(ROUNDS - 1):
-            services.add_round(game, "Ann", {"Ann": 0, "Bob": 5})
+            rummy.add_round(game, "Ann", {"Ann": 0, "Bob": 5})
         game_id, version = game.id, game.version
         db.session.remove()
     with app.app_context():
-        mine = services.get_game(game_id)
+        mine = store.get_game(game_id)
         with app.app_context():
-            theirs = services.get_game(game_id)
-            services.add_round(theirs, "Bob", {"Ann": 7, "Bob": 0}, version)
-        with pytest.raises(services.Conflict):
-            services.add_round(mine, "Ann", {"Ann": 0, "Bob": 9}, version)
+            theirs = store.get_game(game_id)
+            rummy.add_round(theirs, "Bob", {"Ann": 7, "Bob": 0}, version)
+        with pytest.raises(Conflict):
+            rummy.add_round(mine, "Ann", {"Ann": 0, "Bob": 9}, version)
         db.session.rollback()
-        assert len(services.get_game(game_id).rounds) == ROUNDS
+        assert len(store.get_game(game_id).rounds) == ROUNDS
     assert key

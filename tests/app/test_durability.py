@@ -172,7 +172,7 @@ def test_migrations_build_the_models_schema_on_this_database(database_url: str, 
 
 
 def test_sqlite_writes_ahead_and_waits_for_a_busy_writer(tmp_path: Path) -> None:
-    from companion.db_setup import sqlite_pragma
+    from companion.extensions import sqlite_pragma
 
     app = fresh_app(f"sqlite:///{tmp_path / 'wal.sqlite3'}", tmp_path)
     with app.app_context():

@@ -238,11 +238,19 @@ def api_operations() -> list[tuple[str, str, list[str]]]:
             if method == "parameters":
                 continue
             schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
-            if "$ref" in schema:
-                schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
-            fields = sorted(schema.get("properties", {}))
+            fields = sorted(body_fields(document, schema))
             operations.append((method.upper(), path, fields))
     return operations
+
+
+def body_fields(document: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+    """The fields a body may have; a oneOf (the Play or Pay events) has those of each choice."""
+    if "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    fields = set(schema.get("properties", {}))
+    for choice in schema.get("oneOf", []):
+        fields |= body_fields(document, choice)
+    return fields
 
 
 API_OPERATIONS = api_operations()

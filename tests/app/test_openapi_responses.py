@@ -6,16 +6,16 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from openapi_schema_validator import OAS30Validator
+from openapi_schema_validator import OAS31Validator
 
 
-def documented(client: FlaskClient, path: str, method: str, status: int) -> OAS30Validator:
+def documented(client: FlaskClient, path: str, method: str, status: int) -> OAS31Validator:
     document = client.get("/api/openapi.json").get_json()
     response = document["paths"][path][method]["responses"][str(status)]
     if "$ref" in response:
         response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
     schema = response["content"]["application/json"]["schema"]
-    return OAS30Validator({**schema, "components": document["components"]})
+    return OAS31Validator({**schema, "components": document["components"]})
 
 
 def conforms(client: FlaskClient, answer: Any, path: str, method: str) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def test_a_play_or_pay_state_is_not_a_rummy_state(client: FlaskClient) -> None:
     created = client.post("/api/games", json={"variant": "play-or-pay", "players": ["Ann", "Bob", "Cy"]}).get_json()
     rummy = documented(client, "/api/games/{game_id}", "get", 200)
     rummy.validate(created)
-    game_only = OAS30Validator({"$ref": "#/components/schemas/Game", "components": rummy.schema["components"]})
+    game_only = OAS31Validator({"$ref": "#/components/schemas/Game", "components": rummy.schema["components"]})
     assert not game_only.is_valid(created)
 
 

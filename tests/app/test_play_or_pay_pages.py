@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import sharing
+from companion.sharing import links
 from engine import play_or_pay as pop
 from tests.conftest import api_game, read_csrf_token
 
@@ -161,11 +161,11 @@ def test_a_key_holder_sees_both_codes_and_the_new_key_button(app: Flask, client:
     assert codes == ["QR code of the view-only address", "QR code of the edit link"]
     view = re.search(r'<p class="share-url"><a href="([^"]+)">', page)
     assert view and view.group(1).endswith(f"/games/{game['id']}")
-    join = sharing.join_url(view.group(1), game["edit_key"])
+    join = links.join_url(view.group(1), game["edit_key"])
     assert join in page
     svgs = re.findall(r'<svg viewBox="[^"]+" class="qr-code">.*?</svg>', page, re.DOTALL)
-    assert svgs[0] == str(sharing.qr_svg(view.group(1), "QR code of the view-only address"))
-    assert svgs[1] == str(sharing.qr_svg(join, "QR code of the edit link"))
+    assert svgs[0] == str(links.qr_svg(view.group(1), "QR code of the view-only address"))
+    assert svgs[1] == str(links.qr_svg(join, "QR code of the edit link"))
     assert f'action="/games/{game["id"]}/key"' in page and "Make a new edit key" in page
     assert response.headers["Cache-Control"] == "private"  # it shows the key
     # The sharing panel appears once: the include, not a copy.

@@ -9,7 +9,7 @@ import segno
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import sharing
+from companion.sharing import links
 from tests.conftest import read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -58,8 +58,8 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     join = f"{view}/join?key={key}"
     assert join in page
     # The codes are segno's, made from exactly these addresses.
-    assert codes[0] == str(sharing.qr_svg(view, "QR code of the view-only address"))
-    assert codes[1] == str(sharing.qr_svg(join, "QR code of the edit link"))
+    assert codes[0] == str(links.qr_svg(view, "QR code of the view-only address"))
+    assert codes[1] == str(links.qr_svg(join, "QR code of the edit link"))
     assert codes[0] != codes[1]
     assert 'fill="#fff"' in codes[0] and 'stroke="#000"' in codes[0]
     assert "Let another phone enter scores" in page and "Make a new edit key" in page
@@ -76,7 +76,7 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
 def test_the_qr_code_encodes_the_address() -> None:
     url = "http://192.168.1.23:5000/games/abc/join?key=k-1_x"
     expected = segno.make(url, error="m")
-    svg = str(sharing.qr_svg(url, "t"))
+    svg = str(links.qr_svg(url, "t"))
     assert f'viewBox="0 0 {expected.symbol_size()[0]} {expected.symbol_size()[1]}"' in svg
     assert svg == expected.svg_inline(
         dark="#000", light="#fff", omitsize=True, svgclass="qr-code", lineclass=None, title="t"

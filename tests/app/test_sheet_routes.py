@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from companion import sheet_views
+from companion.sheets import routes as sheet_routes
 from tests.conftest import api_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -221,9 +221,9 @@ def test_chart_names_are_escaped_on_the_game_page(client: FlaskClient) -> None:
 
 
 def test_csp_safe_svg_keeps_the_look_without_a_style_element() -> None:
-    from companion.chart import score_chart_svg
+    from companion.services.chart import score_chart_svg
 
-    svg = sheet_views.csp_safe_svg(score_chart_svg({"players": ["Ann"], "rounds": [{"points": {"Ann": 3}}]}))
+    svg = sheet_routes.csp_safe_svg(score_chart_svg({"players": ["Ann"], "rounds": [{"points": {"Ann": 3}}]}))
     assert "<style" not in svg
     assert svg.count('class="axis" stroke="currentColor"') == svg.count('class="axis"')
     assert 'fill="currentColor"' in svg.split(">", 1)[0]

@@ -1,4 +1,4 @@
-"""Printable sheets (companion.sheets): PDF text, page counts and sizes, ink on every page, fonts, escaping.
+"""Printable sheets (companion.services.sheets): PDF text, page counts and sizes, ink on every page, fonts, escaping.
 
 These tests need WeasyPrint and poppler-utils (pdftoppm, pdffonts), not the Flask app.
 Each PDF is rendered once per module (fixtures), which keeps the run short.
@@ -19,7 +19,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from companion import chart, sheets
+from companion.services import chart, sheets
 from engine import pot as money
 from engine.errors import OptionError, PlayerCountError, VariantError
 from engine.rules import rule_set

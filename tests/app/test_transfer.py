@@ -14,9 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from companion import transfer
 from companion.extensions import db
 from companion.models import Game
+from companion.services import transfer
 from tests.conftest import api_game
 from tests.conftest import edit_key as key
 
@@ -257,7 +257,7 @@ def test_a_play_or_pay_game_comes_back_exactly(client: FlaskClient) -> None:
 
 
 def test_rounds_scored_from_cards_and_the_dispute_log_come_back(app: Flask, client: FlaskClient) -> None:
-    disputes = pytest.importorskip("companion.disputes")
+    disputes = pytest.importorskip("companion.services.disputes")
     if not hasattr(disputes, "start_chain"):  # pragma: no cover - the dispute log belongs to issue 5
         pytest.skip("no dispute log in this build")
     game = create(client)
@@ -268,9 +268,9 @@ def test_rounds_scored_from_cards_and_the_dispute_log_come_back(app: Flask, clie
     )
     assert response.status_code == 201, response.get_json()
     with app.app_context():
-        from companion import services
+        from companion.services import store
 
-        stored = services.get_game(game["id"])
+        stored = store.get_game(game["id"])
         disputes.log_melds(stored, 2, ["4H 5H 6H"])
         disputes.start_chain(stored, 1, "Bob", ["4H 5H 6H"])
         disputes.add_layoff(stored, 1, "Cy", "1", "7H")
@@ -281,9 +281,9 @@ def test_rounds_scored_from_cards_and_the_dispute_log_come_back(app: Flask, clie
     assert [row["kind"] for row in log] == ["meld", "declarer", "layoff", "layoff"]
     assert log[2]["result"]["chain"] == 2  # the second check started the chain: a position, not an id
     with app.app_context():
-        from companion import services
+        from companion.services import store
 
-        chain = disputes.current_chain(services.get_game(created["id"]), 1)
+        chain = disputes.current_chain(store.get_game(created["id"]), 1)
         assert chain is not None and len(chain.layoffs) == 2
     assert before["tables"]["rounds"][0]["hands"] == {"Ann": "7H 8C KS"}
     assert play(client, created, "Ann")["rounds"][-1]["round"] == 2  # the key given back edits the new game

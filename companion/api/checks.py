@@ -1,0 +1,40 @@
+"""The engine's judgements as JSON (issue 5): ``POST /api/check``, ``/api/best`` and ``/api/layoff``.
+
+Each takes the command line's arguments as fields and answers with exactly what
+``python -m engine check|best|layoff`` prints: both call `engine.api` (through
+companion.services.disputes). Bad input is a 400 ``{"error": "<one sentence>"}``, the engine's
+own sentence where the engine found the problem.
+"""
+
+from __future__ import annotations
+
+from flask import Response, jsonify
+
+from companion import schemas
+from companion.api import bodies
+from companion.api.http import bp
+from companion.services import disputes
+
+
+@bp.post("/check")
+def check() -> Response:
+    """Verdicts on melds, as ``python -m engine check`` prints them."""
+    body = bodies.parse(schemas.CheckRequest)
+    return jsonify(disputes.check_command(body.variant, body.round, body.options, body.melds, body.players))
+
+
+@bp.post("/best")
+def best() -> Response:
+    """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
+    body = bodies.parse(schemas.BestRequest)
+    disputes.verify_hand_size(body.hand)
+    args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players)
+    return jsonify(disputes.best_command(*args))
+
+
+@bp.post("/layoff")
+def layoff() -> Response:
+    """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
+    body = bodies.parse(schemas.LayoffRequest)
+    args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
+    return jsonify(disputes.layoff_command(*args))

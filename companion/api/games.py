@@ -1,0 +1,66 @@
+"""The API of games and rounds: list, start, read, delete; score, correct and undo rounds."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify
+
+from companion import schemas
+from companion.api import bodies
+from companion.api.http import bp, created, state
+from companion.keys import edit_required
+from companion.models import Game
+from companion.services import kinds, rummy, store
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    return jsonify({"games": [summary.as_json() for summary in kinds.list_games()]})
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    body = bodies.parse(schemas.NewGame)
+    game, key = kinds.create_game(body.variant, body.players, body.options, body.first_dealer)
+    return created(game, key)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> tuple[Response, int]:
+    return state(store.get_game(game_id))
+
+
+@bp.delete("/games/<game_id>")
+@edit_required
+def delete_game(game: Game) -> tuple[Response, int]:
+    game_id = game.id
+    store.delete_game(game)
+    return jsonify({"deleted": game_id}), 200
+
+
+@bp.post("/games/<game_id>/rounds")
+@edit_required
+def add_round(game: Game) -> tuple[Response, int]:
+    body = bodies.parse(schemas.RoundEntry)
+    rummy.add_round(
+        game, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
+        second_discards=body.second_discards,
+    )
+    return state(game, 201)
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>")
+@edit_required
+def correct_round(game: Game, number: int) -> tuple[Response, int]:
+    body = bodies.parse(schemas.RoundEntry)
+    rummy.correct_round(
+        game, number, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
+        second_discards=body.second_discards,
+    )
+    return state(game)
+
+
+@bp.delete("/games/<game_id>/rounds/last")
+@edit_required
+def undo_round(game: Game) -> tuple[Response, int]:
+    rummy.undo_last_round(game)
+    return state(game)

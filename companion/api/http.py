@@ -1,0 +1,43 @@
+"""The /api blueprint, and reading API requests.
+
+Writes need the game's edit key in the ``X-Edit-Key`` header (companion.keys.edit_required).
+Every error is ``{"error": "<one sentence>"}`` with a 4xx status (companion.errors); user input
+never causes a 500. The routes are in the modules beside this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.errors import InvalidInput
+from companion.models import Game
+from companion.services import kinds
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_object_body() -> dict[str, Any]:
+    """The request body as a JSON object, or InvalidInput."""
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:
+        body = None
+    if not isinstance(body, dict):
+        raise InvalidInput("the request body must be a JSON object")
+    return body
+
+
+def state(game: Game, status: int = 200) -> tuple[Response, int]:
+    """A game's state as the answer."""
+    return jsonify(kinds.state_json(game)), status
+
+
+def created(game: Game, key: str) -> tuple[Response, int]:
+    """A new game's state with its edit key: 201, with its address in Location."""
+    body = kinds.state_json(game)
+    body["edit_key"] = key
+    response = jsonify(body)
+    response.headers["Location"] = f"/api/games/{game.id}"
+    return response, 201

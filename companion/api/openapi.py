@@ -1,0 +1,268 @@
+"""The OpenAPI 3.1 description of the JSON API, served at /api/openapi.json.
+
+Every schema is generated from the pydantic models of `companion.schemas`; only the table of
+paths below is written by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from typing import Any
+
+from flask import Response, jsonify
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from companion import schemas
+from companion.api.http import bp
+from companion.services.transfer import MAX_IMPORT_BYTES
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+MAX_IMPORT_KIB = MAX_IMPORT_BYTES // 1024
+
+# The models of the document: what clients send (validation) and what they get (serialization).
+REQUESTS: tuple[type[BaseModel], ...] = (
+    schemas.NewGame,
+    schemas.RoundEntry,
+    schemas.PlayOrPayEvent,
+    schemas.CheckRequest,
+    schemas.BestRequest,
+    schemas.LayoffRequest,
+    schemas.GameExport,
+)
+ANSWERS: tuple[type[BaseModel], ...] = (
+    schemas.AnyGame,
+    schemas.AnyCreatedGame,
+    schemas.GameList,
+    schemas.Error,
+    schemas.Deleted,
+    schemas.GameVersion,
+    schemas.NewKey,
+    schemas.CheckAnswer,
+)
+
+ERRORS = {
+    400: "Bad input: malformed JSON, wrong types, unknown player or variant, bad scores or options.",
+    403: "The X-Edit-Key header is missing or wrong.",
+    404: "No such game (or no such round).",
+    409: "The game changed meanwhile (version mismatch or a concurrent write).",
+    413: "The request body is larger than the app accepts.",
+    429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
+}
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": REF_TEMPLATE.format(model=name)}
+
+
+def answer(name: str, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": ref(name)}}}
+
+
+def body(name: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": ref(name)}}}
+
+
+def errors(*statuses: int) -> dict[str, Any]:
+    return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
+
+
+def operation(
+    operation_id: str, summary: str, responses: dict[str, Any], *, request: str | None = None, keyed: bool = False,
+    description: str | None = None, parameters: tuple[dict[str, Any], ...] = (),
+) -> dict[str, Any]:
+    """One operation; a body can be too large (413), a keyed one can be refused for the key (403, 429)."""
+    described: dict[str, Any] = {"summary": summary, "operationId": operation_id}
+    if description:
+        described["description"] = description
+    listed = [*parameters, *([KEY] if keyed else [])]
+    if listed:
+        described["parameters"] = listed
+    if request:
+        described["requestBody"] = body(request)
+    described["responses"] = {
+        **responses,
+        **{status: value for status, value in errors(413).items() if request and status not in responses},
+        **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
+    }
+    return described
+
+
+def _check(command: str, summary: str, request: str, says: str) -> dict[str, Any]:
+    return {
+        "post": operation(
+            command + "Cards", summary, {"200": answer("CheckAnswer", says), **errors(400)}, request=request,
+            description=f"Answers with exactly what `python -m engine {command}` prints for the same arguments.",
+        )
+    }
+
+
+def paths() -> dict[str, Any]:
+    """The table of paths: every route of the /api blueprint."""
+    game = answer("AnyGame", "The game state.")
+    play_or_pay = answer("PlayOrPayGame", "The Play or Pay game state.")
+    return {
+        "/api/games": {
+            "get": operation("listGames", "List games", {"200": answer("GameList", "Every game, newest first.")}),
+            "post": operation(
+                "createGame", "Start a game",
+                {"201": answer("AnyCreatedGame", "The new game, with its edit key."), **errors(400, 429)},
+                request="NewGame",
+            ),
+        },
+        "/api/games/{game_id}": {
+            "parameters": [GAME_ID],
+            "get": operation("getGame", "A game's state", {"200": game, **errors(404)}),
+            "delete": operation(
+                "deleteGame", "Delete a game", {"200": answer("Deleted", "Deleted."), **errors(403, 404, 409)},
+                keyed=True,
+            ),
+        },
+        "/api/games/{game_id}/rounds": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "addRound", "Score the next round",
+                {"201": answer("Game", "The game state with the new round."), **errors(400, 403, 404, 409)},
+                request="RoundEntry", keyed=True,
+            ),
+        },
+        "/api/games/{game_id}/rounds/{number}": {
+            "parameters": [GAME_ID, ROUND_NUMBER],
+            "put": operation(
+                "correctRound", "Correct a round; its previous values are kept in the history",
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409)},
+                request="RoundEntry", keyed=True,
+            ),
+        },
+        "/api/games/{game_id}/rounds/last": {
+            "parameters": [GAME_ID],
+            "delete": operation(
+                "undoRound", "Undo the last round (404 when no round has been played)",
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409)}, keyed=True,
+            ),
+        },
+        "/api/games/{game_id}/version": {
+            "parameters": [GAME_ID],
+            "get": operation(
+                "getGameVersion", "The game's version, for live updates: poll it with If-None-Match",
+                {
+                    "200": answer("GameVersion", "The current version (ETag header: its entity tag)."),
+                    "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
+                    **errors(404),
+                },
+                description='The ETag is "v<version>"; the version rises with every change to the game. '
+                "A request whose If-None-Match holds the current ETag gets 304 without a body.",
+                parameters=(IF_NONE_MATCH,),
+            ),
+        },
+        "/api/games/{game_id}/key": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "replaceEditKey", "Replace the edit key: the current one (X-Edit-Key) stops working at once",
+                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 429)}, keyed=True,
+            ),
+        },
+        "/api/check": _check(
+            "check", "Judge melds", "CheckRequest",
+            '{"valid": bool, "melds": [{"cards", "valid", "kind", "reason", "code", "read_as"}]}',
+        ),
+        "/api/best": _check(
+            "best", "The lowest-penalty arrangement of a hand", "BestRequest",
+            '{"penalty", "melds", "unmelded"}; with declarer melds also "layoffs" and "declarer" (D7). '
+            "A hand of more than 16 cards is refused (400).",
+        ),
+        "/api/layoff": _check(
+            "layoff", "Judge one lay-off onto the declarer's meld number onto (from 1)", "LayoffRequest",
+            '{"valid", "code", "reason", "declarer": the melds after the lay-off}',
+        ),
+        "/api/games/{game_id}/events": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "addEvent", "Record a Play or Pay event: a card played (or led), a chip paid, or a quick-mode hand",
+                {"201": play_or_pay, **errors(400, 403, 404, 409)},
+                request="PlayOrPayEvent", keyed=True,
+                description="400 with the reason, and nothing stored, for a play out of turn, a card other than "
+                "the one needed, a card already played, a lead in a suit already played, a pay when it is not "
+                "that player's turn, or an event on a game played in rounds.",
+            ),
+        },
+        "/api/games/{game_id}/events/last": {
+            "parameters": [GAME_ID],
+            "delete": operation(
+                "undoEvent", "Undo the last Play or Pay event (404 when there is none)",
+                {"200": play_or_pay, **errors(400, 403, 404, 409)}, keyed=True,
+            ),
+        },
+        "/api/games/{game_id}/export": {
+            "parameters": [GAME_ID],
+            "get": operation(
+                "exportGame",
+                "Export a whole game as JSON (also at /games/{game_id}/export.json; "
+                "the rounds as CSV at /games/{game_id}/export.csv, the score sheet at /games/{game_id}/sheet.pdf)",
+                {"200": answer("GameExport", "The game export."), **errors(404)},
+            ),
+        },
+        "/api/games/import": {
+            "post": operation(
+                "importGame", "Recreate an exported game under a new id and a new edit key",
+                {
+                    "201": answer("AnyCreatedGame", "The new game, with its edit key."),
+                    **errors(400, 429),
+                    "413": {"description": "The file is too large."},
+                },
+                request="GameExport",
+                description=f"The body is an export (at most {MAX_IMPORT_KIB} KiB). "
+                "Everything is checked before anything is stored; a refused file stores nothing.",
+            ),
+        },
+        "/api/openapi.json": {
+            "get": operation("openapi", "This document", {"200": {"description": "The OpenAPI document."}}),
+        },
+    }
+
+
+def component_schemas() -> dict[str, Any]:
+    """Every model's JSON schema, named by its class, with references into components."""
+    inputs: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        *((model, "validation") for model in REQUESTS),
+        *((model, "serialization") for model in ANSWERS),
+    ]
+    _, definitions = models_json_schema(inputs, ref_template=REF_TEMPLATE)
+    found: dict[str, Any] = definitions["$defs"]
+    return found
+
+
+@cache
+def _document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Card Table Companion API",
+            "version": "1",
+            "description": "Score contract-rummy games (Pay Me, Three Thirteen, 3-13) and Play or Pay. "
+            "Player names are the keys of scores and totals.",
+        },
+        "paths": paths(),
+        "components": {
+            "schemas": component_schemas(),
+            "responses": {
+                f"E{status}": answer("Error", text) for status, text in ERRORS.items()
+            },
+        },
+    }
+
+
+def openapi_document() -> dict[str, Any]:
+    """The API description as an OpenAPI 3.1 document (built once; callers get a copy)."""
+    return copy.deepcopy(_document())
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(_document())

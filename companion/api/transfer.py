@@ -1,0 +1,28 @@
+"""The JSON API of exports and imports (issue 7): GET /api/games/<id>/export, POST /api/games/import.
+
+An import answers like starting a game: 201 with the game state and its new "edit_key". It needs
+no edit key (it creates a new game) and counts against the same rate limit as starting a game.
+"""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+
+from companion.api.http import bp, created
+from companion.services import store, transfer
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Response:
+    game = store.get_game(game_id)
+    response = jsonify(transfer.export_game(game))
+    response.headers["Content-Disposition"] = f'inline; filename="{transfer.export_filename(game, "json")}"'
+    return response
+
+
+@bp.post("/games/import")
+def import_game() -> tuple[Response, int]:
+    # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
+    request.max_content_length = transfer.MAX_IMPORT_BYTES
+    game, key = transfer.import_bytes(request.get_data(cache=False))
+    return created(game, key)

@@ -1,0 +1,327 @@
+"""Pages that settle disputes at the table (issue 5): the meld checker (standalone and in a
+game), the declarer check and lay-off chain of a round, scoring a round from the cards, and
+Views parse the input, call `companion.services.disputes`, and redirect (PRG).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from companion.errors import Conflict, InvalidInput, ServiceError, sentence
+from companion.keys import can_edit, load_for_edit, load_game
+from companion.models import Game
+from companion.services import disputes, rummy
+from companion.services.store import PRESETS, RUMMY_PRESETS
+
+bp = Blueprint("disputes", __name__)
+
+MELD_FIELDS = 4
+DECLARER_FIELDS = 6
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _load_for_edit(game_id: str) -> Game:
+    return load_for_edit(
+        game_id, "Only the phone that started this game can record checks. The log stays visible here."
+    )
+
+
+def _round_number(game: Game, value: object, *, played_only: bool = False) -> int:
+    """A round of the game that can be checked: a played one or the one being played."""
+    view = rummy.build_view(game)
+    last = view.last_round if played_only or view.finished else view.last_round + 1
+    if isinstance(value, str) and value.strip():
+        if not value.strip().isdecimal() or not 1 <= int(value) <= max(last, 1):
+            abort(404, description=f"Round {value} cannot be checked in this game: choose a round from 1 to {last}.")
+        return int(value)
+    return max(last, 1)
+
+
+def _texts(prefix: str, count: int) -> list[str]:
+    source = request.form if request.method == "POST" else request.args
+    return [source.get(f"{prefix}-{index}", "") for index in range(count)]
+
+
+# ---------------------------------------------------------------- standalone checker
+
+
+@bp.get("/check")
+def checker() -> Any:
+    """Check melds and score a hand under any preset and round; nothing is stored (a GET form)."""
+    variant = request.args.get("variant") or RUMMY_PRESETS[0]
+    if variant not in RUMMY_PRESETS:
+        abort(404, description=f'There is no preset "{variant[:40]}". Choose one from the list.')
+    round_text = (request.args.get("round") or "1").strip()
+    melds = _texts("meld", MELD_FIELDS)
+    hand = request.args.get("hand", "")
+    error = None
+    checked: tuple[disputes.MeldView, ...] = ()
+    valid = None
+    best = None
+    at = None
+    try:
+        if not round_text.isdecimal():
+            raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
+        at = disputes.table(variant, None, int(round_text))
+        texts = disputes.clean_melds(melds)
+        if texts:
+            answer = disputes.check_melds(at, texts)
+            checked = disputes.meld_views(answer, texts, at.info)
+            valid = answer["valid"]
+        if hand.strip():
+            best = disputes.hand_view(disputes.best_hand(at, hand), at.info)
+    except ServiceError as failure:
+        error = sentence(failure.message)
+    if at is None:
+        at = disputes.table(variant, None, 1)
+    page = render_template(
+        "disputes/checker.html",
+        at=at,
+        presets=[PRESETS[key] for key in RUMMY_PRESETS],
+        round_text=round_text,
+        melds=melds,
+        hand=hand,
+        checked=checked,
+        valid=valid,
+        best=best,
+        error=error,
+        asked=bool(request.args),
+    )
+    return page, 400 if error else 200
+
+
+# ---------------------------------------------------------------- in-game checker and log
+
+
+@bp.get("/games/<game_id>/check")
+def game_checker(game_id: str) -> Any:
+    game = load_game(game_id)
+    number = _round_number(game, request.args.get("round"))
+    at = disputes.game_table(game, number)
+    log = disputes.game_log(game.id, number)
+    latest = None
+    wanted = request.args.get("entry", "")
+    if wanted.isdecimal():
+        latest = next((entry for entry in log if entry.id == int(wanted)), None)
+    return render_template(
+        "disputes/game_check.html",
+        game=rummy.build_view(game),
+        at=at,
+        number=number,
+        log=log,
+        latest=latest,
+        can_edit=can_edit(game),
+        meld_fields=MELD_FIELDS,
+        error=None,
+        melds=[""] * MELD_FIELDS,
+        hand="",
+    )
+
+
+@bp.post("/games/<game_id>/check")
+def game_check(game_id: str) -> Any:
+    """Check melds or score a hand with the round's wilds and the game's house rules; keep it in the log."""
+    game = _load_for_edit(game_id)
+    number = _round_number(game, request.form.get("round"))
+    melds = _texts("meld", MELD_FIELDS)
+    hand = request.form.get("hand", "")
+    try:
+        if request.form.get("action") == "hand":
+            entry = disputes.log_hand(game, number, request.form.get("player") or None, hand)
+        else:
+            entry = disputes.log_melds(game, number, melds)
+    except ServiceError as failure:
+        at = disputes.game_table(game, number)
+        page = render_template(
+            "disputes/game_check.html",
+            game=rummy.build_view(game),
+            at=at,
+            number=number,
+            log=disputes.game_log(game.id, number),
+            latest=None,
+            can_edit=True,
+                meld_fields=MELD_FIELDS,
+            error=sentence(failure.message),
+            melds=melds,
+            hand=hand,
+        )
+        return page, failure.status
+    target = url_for("disputes.game_checker", game_id=game.id, round=number, entry=entry.id, _anchor="result")
+    return redirect(target, 303)
+
+
+# ---------------------------------------------------------------- declarer check and lay-off chain
+
+
+def _chain_page(game: Game, number: int, error: str | None = None, status: int = 200, **kept: Any) -> Any:
+    at = disputes.game_table(game, number)
+    chain = disputes.current_chain(game, number)
+    entries = disputes.game_log(game.id, number)
+    declarer_checks = [entry for entry in entries if entry.kind == "declarer"]
+    view = rummy.build_view(game)
+    plan = view.next_round if number > view.last_round else view.rounds[number - 1].plan
+    page = render_template(
+        "disputes/layoffs.html",
+        game=view,
+        plan=plan,
+        at=at,
+        number=number,
+        chain=chain,
+        last_declarer=declarer_checks[-1] if declarer_checks else None,
+        can_edit=can_edit(game),
+        declarer_fields=DECLARER_FIELDS,
+        error=error,
+        kept=kept,
+    )
+    return page, status
+
+
+@bp.get("/games/<game_id>/rounds/<int:number>/layoffs")
+def layoffs(game_id: str, number: int) -> Any:
+    game = load_game(game_id)
+    number = _round_number(game, str(number))
+    return _chain_page(game, number)
+
+
+@bp.post("/games/<game_id>/rounds/<int:number>/declarer")
+def declarer_check(game_id: str, number: int) -> Any:
+    """The declarer check: each meld, then the whole hand; legal melds start the round's lay-off chain."""
+    game = _load_for_edit(game_id)
+    number = _round_number(game, str(number))
+    melds = _texts("meld", DECLARER_FIELDS)
+    try:
+        disputes.start_chain(game, number, request.form.get("declarer"), melds, request.form.get("discard", ""))
+    except ServiceError as failure:
+        return _chain_page(game, number, sentence(failure.message), failure.status, melds=melds)
+    return redirect(url_for("disputes.layoffs", game_id=game.id, number=number, _anchor="declarer-result"), 303)
+
+
+@bp.post("/games/<game_id>/rounds/<int:number>/layoffs")
+def add_layoff(game_id: str, number: int) -> Any:
+    """One lay-off in turn order; a legal one extends the melds the next player sees (D6)."""
+    game = _load_for_edit(game_id)
+    number = _round_number(game, str(number))
+    cards = request.form.get("cards", "")
+    try:
+        disputes.add_layoff(game, number, request.form.get("player"), request.form.get("onto", ""), cards)
+    except ServiceError as failure:
+        return _chain_page(game, number, sentence(failure.message), failure.status, cards=cards)
+    return redirect(url_for("disputes.layoffs", game_id=game.id, number=number, _anchor="table"), 303)
+
+
+# ---------------------------------------------------------------- scoring a round from the cards
+
+
+def _cards_page(game: Game, values: dict[str, Any], error: str | None, status: int, results: Any = None) -> Any:
+    view = rummy.build_view(game)
+    plan = view.next_round
+    assert plan is not None
+    at = disputes.game_table(game, plan.number)
+    page = render_template(
+        "disputes/cards.html",
+        game=view,
+        plan=plan,
+        at=at,
+        values=values,
+        declarer_fields=DECLARER_FIELDS,
+        error=error,
+        results=results or {},
+        version=game.version,
+    )
+    return page, status
+
+
+def _chain_melds(game: Game, number: int) -> tuple[str | None, list[str]]:
+    chain = disputes.current_chain(game, number)
+    if chain is None:
+        return None, []
+    return chain.declarer, [" ".join(meld) for meld in chain.start.result.get("table", [])]
+
+
+@bp.route("/games/<game_id>/rounds/cards", methods=["GET", "POST"])
+def score_from_cards(game_id: str) -> Any:
+    """Who went out, the declarer's melds, and each player's cards (or points): the engine scores them."""
+    game = _load_for_edit(game_id)
+    view = rummy.build_view(game)
+    if view.finished or view.next_round is None:
+        return redirect(url_for("games.game_page", game_id=game.id), 303)
+    number = view.next_round.number
+    if request.method == "GET":
+        declarer, melds = _chain_melds(game, number)
+        values: dict[str, Any] = {
+            "went_out": declarer or "",
+            "melds": melds + [""] * (DECLARER_FIELDS - len(melds)),
+            "hands": {name: "" for name in game.players},
+            "points": {name: "" for name in game.players},
+        }
+        return _cards_page(game, values, None, 200)
+    values = {
+        "went_out": request.form.get("went_out", ""),
+        "melds": _texts("meld", DECLARER_FIELDS),
+        "hands": {name: request.form.get(f"hand-{seat}", "") for seat, name in enumerate(game.players)},
+        "points": {name: request.form.get(f"points-{seat}", "") for seat, name in enumerate(game.players)},
+    }
+    try:
+        results = _score_entries(game, number, values)
+        if request.form.get("action") == "preview":
+            return _cards_page(game, values, None, 200, results)
+        hands = {name: text for name, text in values["hands"].items() if text.strip()}
+        scores = {name: text for name, text in values["points"].items() if text.strip() and name not in hands}
+        if values["went_out"] in game.players and values["went_out"] not in hands and not any(values["melds"]):
+            scores.setdefault(values["went_out"], "0")
+        melds = [text for text in values["melds"] if text.strip()]
+        rummy.add_round(
+            game,
+            values["went_out"],
+            scores,
+            _version(request.form.get("version")),
+            hands=hands,
+            declarer=melds or None,
+        )
+    except Conflict as failure:
+        abort(409, description=sentence(failure.message))
+    except ServiceError as failure:
+        return _cards_page(game, values, sentence(failure.message), failure.status)
+    return redirect(url_for("games.game_page", game_id=game.id, _anchor="standings"), 303)
+
+
+def _version(text: str | None) -> int | None:
+    """The game version the form was loaded with (a stale form is a 409)."""
+    return int(text) if text and text.isdecimal() else None
+
+
+def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str, disputes.HandView]:
+    """The best score of each hand entered; a typed score that differs from it is refused, with the best shown."""
+    went_out = values["went_out"]
+    if went_out not in game.players:
+        raise InvalidInput("choose who went out")
+    at = disputes.game_table(game, number)
+    melds = disputes.clean_melds(values["melds"])
+    own = values["hands"][went_out] if values["hands"][went_out].strip() else None
+    laid, _kept = disputes.declarer_table(at, went_out, melds, own)
+    hands = {name: text for name, text in values["hands"].items() if name != went_out and text.strip()}
+    results, _texts = disputes.hands_in_turn(at, game.players, went_out, hands, laid)
+    for name, best in results.items():
+        typed = values["points"][name].strip()
+        if typed:
+            points = disputes.typed_points(name, typed)
+            if points > best.points:
+                raise InvalidInput(
+                    f"{name}: these cards can score {best.points}: {best.summary} (typed: {points}); "
+                    f"clear the points to use {best.points}"
+                )
+            if points < best.points:
+                raise InvalidInput(
+                    f"{name}: these cards score at least {best.points}: {best.summary} (typed: {points})"
+                )
+    return results
+
+
+@bp.app_context_processor
+def dispute_helpers() -> dict[str, Any]:
+    """The game page's dispute log (templates/disputes/_game_log.html) reads the log through this."""
+    return {"dispute_log": disputes.log_by_round}

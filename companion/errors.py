@@ -1,0 +1,135 @@
+"""What the app refuses, and how every refusal is answered: one place for pages and the API.
+
+The services raise a `ServiceError` (one sentence, with its HTTP status); the engine raises an
+`EngineError`. A request under ``/api/`` gets ``{"error": "<one sentence>"}``; a page gets the
+error page with the sentence. A 409 of the API carries the game as stored now under ``"current"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.wrappers import Response
+
+from companion.security import TOO_MANY_WRONG_KEYS
+from engine.errors import EngineError
+
+CurrentState = Callable[[str], dict[str, Any] | None]
+
+FORM_EXPIRED = "This form has expired or was not sent from this app. Go back, reload and try again."
+
+
+class ServiceError(Exception):
+    """A request the app refuses; `status` is the HTTP status, the message one sentence."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(ServiceError):
+    status = 400
+
+
+class NotAllowed(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+def sentence(message: str) -> str:
+    """A message as a sentence for a page: capital first letter, closing full stop.
+
+    >>> sentence("the game changed")
+    'The game changed.'
+    >>> sentence(" already one. ")
+    'Already one.'
+    """
+    message = message.strip()
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else message + "."
+
+
+def json_error(status: int, message: str) -> tuple[Response, int]:
+    return jsonify({"error": message}), status
+
+
+def error_page(status: int, message: str) -> Response:
+    """The error page; inside a game (other than a 404) it links back to the game."""
+    game_id = (request.view_args or {}).get("game_id")
+    back = url_for("games.game_page", game_id=game_id) if game_id and status != 404 else None
+    return make_response(render_template("error.html", status=status, message=message, back=back), status)
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _api_sentence(error: HTTPException) -> str:
+    sentences = {
+        404: "there is nothing at this address",
+        405: f"{request.method} is not allowed at this address",
+        413: "the request body is too large",
+    }
+    return sentences.get(error.code or 500, (error.name or "error").lower())
+
+
+def install(app: Flask, current_state: CurrentState) -> None:
+    """The app's error handlers; `current_state` reads a game's API state for a 409 answer."""
+
+    @app.errorhandler(ServiceError)
+    def refused(error: ServiceError) -> Any:
+        if not _is_api():
+            return error_page(error.status, sentence(error.message))
+        game_id = (request.view_args or {}).get("game_id")
+        if isinstance(error, Conflict) and isinstance(game_id, str):
+            current = current_state(game_id)
+            if current is not None:
+                return jsonify({"error": error.message, "current": current}), error.status
+        return json_error(error.status, error.message)
+
+    @app.errorhandler(EngineError)
+    def engine_refused(error: EngineError) -> Any:
+        message = " ".join(str(error).split())
+        return json_error(400, message) if _is_api() else error_page(400, sentence(message))
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(error: CSRFError) -> Any:
+        return json_error(400, "the request was refused") if _is_api() else error_page(400, FORM_EXPIRED)
+
+    @app.errorhandler(TooManyRequests)
+    def too_many(error: TooManyRequests) -> Any:
+        message = error.description or TOO_MANY_WRONG_KEYS
+        if _is_api():
+            response = jsonify({"error": message[:1].lower() + message[1:].rstrip(".")})
+        else:
+            response = current_app.make_response(render_template("sharing/too_many.html", message=message))
+        response.status_code = 429
+        response.headers["Retry-After"] = "60"
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        status = error.code or 500
+        if _is_api():
+            return json_error(status, _api_sentence(error))
+        return error_page(status, error.description or error.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Any:
+        app.logger.exception("unexpected error", exc_info=error)
+        if _is_api():
+            return json_error(500, "something went wrong on the server; nothing was changed")
+        return error_page(500, "Something went wrong on the server. Nothing was changed.")

@@ -1,0 +1,146 @@
+"""The HTML forms; each carries a CSRF token (Flask-WTF)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, NumberRange, Optional
+
+from companion.services.pot import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
+from companion.services.store import OPTION_SPECS
+
+POINTS_PATTERN = r"\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*"
+MAX_SEATS = 9
+
+
+class NewGameForm(FlaskForm):
+    variant = HiddenField()
+    players = TextAreaField(
+        "Players, in seat order (clockwise), one name per line",
+        validators=[InputRequired("Enter the players' names, one per line.")],
+    )
+    first_dealer = SelectField("First dealer", default="random")
+
+    def option_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in OPTION_SPECS]
+
+    def option_values(self) -> dict[str, Any]:
+        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS}
+        values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
+        return values
+
+    def pot_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]
+
+    def player_names(self) -> list[str]:
+        return [line for line in (self.players.data or "").splitlines() if line.strip()]
+
+    def dealer_name(self) -> str | None:
+        """The chosen first dealer's name, or None for a random draw."""
+        choice = self.first_dealer.data or "random"
+        names = [name.strip() for name in self.player_names()]
+        if choice == "random" or not choice.isdecimal():
+            return None
+        seat = int(choice)
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+
+def dealer_choices(max_players: int) -> list[SelectChoice]:
+    """The first dealer: drawn at random, or a seat of the players' list."""
+    seats = [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
+    return [SelectChoice("random", "Draw at random"), *seats]
+
+
+def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
+    """The new-game form with one field per house-rule option, preset defaults filled in."""
+    fields: dict[str, Any] = {}
+    for key, spec in OPTION_SPECS.items():
+        default = defaults[key]
+        if spec.kind == "bool":
+            fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
+        elif spec.kind == "choice":
+            fields[f"opt_{key}"] = SelectField(
+                spec.title, choices=[SelectChoice(value, spec.label(value)) for value in spec.choices], default=default,
+                description=spec.effect,
+            )
+        else:
+            fields[f"opt_{key}"] = StringField(
+                spec.title, default=", ".join(str(n) for n in default), description=spec.effect
+            )
+    fields.update(_pot_fields(defaults))
+    form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
+    form: NewGameForm = form_class()
+    form.first_dealer.choices = dealer_choices(max_players)
+    return form
+
+
+class ActionForm(FlaskForm):
+    """A button that changes a game (undo, rematch, delete): CSRF token and the game version seen."""
+
+    version = HiddenField()
+
+    def expected_version(self) -> int | None:
+        data = str(self.version.data or "")
+        return int(data) if data.isdecimal() else None
+
+
+class RoundForm(ActionForm):
+    went_out = RadioField("Who went out?", validators=[InputRequired("Choose who went out.")], choices=[])
+    round_number = HiddenField()  # the round the form was opened for, so a lost race is told apart
+
+    def posted_round(self) -> int | None:
+        """The round number the browser sent back (not the default a fresh form gets)."""
+        data = str((self.round_number.raw_data or [""])[0])
+        return int(data) if data.isdecimal() and len(data) <= 3 else None
+
+    def score_values(self, players: Sequence[str]) -> dict[str, str]:
+        return {name: field.data for name, field in zip(players, self["scores"], strict=True)}
+
+    def second_discard_values(self, players: Sequence[str]) -> dict[str, int]:
+        return {name: field.data or 0 for name, field in zip(players, self["second_discards"], strict=True)}
+
+
+def _pot_fields(defaults: dict[str, Any]) -> dict[str, Any]:
+    """The pot's switch and amounts in cents (companion.services.pot), for the keys the preset offers."""
+    fields: dict[str, Any] = {}
+    if "pot" in defaults:
+        fields["opt_pot"] = BooleanField(
+            "Play for a pot", default=defaults["pot"], description="Amounts in cents; the lowest total takes the pot."
+        )
+    for key, title in AMOUNT_TITLES.items():
+        if key in defaults:
+            fields[f"opt_{key}"] = IntegerField(
+                title, default=defaults[key], validators=[Optional(), NumberRange(0, MAX_CENTS)]
+            )
+    return fields
+
+
+def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> RoundForm:
+    """The form for one round's scores: who went out, then card points for each player."""
+    scores = FieldList(
+        StringField(validators=[InputRequired("Enter the card points (0 if none).")]),
+        min_entries=len(players),
+        max_entries=len(players),
+    )
+    pickups = FieldList(  # second discards taken, for the 3-13 pot (companion.services.pot)
+        IntegerField(default=0, validators=[Optional(), NumberRange(0, MAX_PICKUPS)]),
+        min_entries=len(players),
+        max_entries=len(players),
+    )
+    form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores, "second_discards": pickups})
+    form: RoundForm = form_class(data=data)
+    form.went_out.choices = [SelectChoice(name, name) for name in players]
+    return form

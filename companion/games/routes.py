@@ -1,0 +1,248 @@
+"""The pages of games played in rounds: games list, new game, game page, round entry and corrections,
+undo, rematch, delete, and the pot's ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
+
+from companion.errors import Conflict, ServiceError, error_page, sentence
+from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
+from companion.keys import can_edit as key_held
+from companion.keys import forget_key_cookie, load_for_edit, load_game, with_key_cookie
+from companion.models import Game
+from companion.services import kinds, pot, rummy, store
+from companion.services.store import PRESETS, RUMMY_PRESETS
+from companion.sharing.links import share_url
+
+bp = Blueprint("games", __name__)
+bp.add_app_template_filter(pot.format_cents, "cents")
+
+
+@bp.record_once
+def _template_globals(state: BlueprintSetupState) -> None:
+    state.app.jinja_env.globals["suits"] = store.SUITS  # the suits a wild rank stands for (_macros.html)
+
+
+@bp.get("/")
+def index() -> str:
+    games = kinds.list_games()
+    return render_template(
+        "games/index.html",
+        playing=[game for game in games if not game.finished],
+        finished=[game for game in games if game.finished],
+    )
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    variant = request.values.get("variant") or RUMMY_PRESETS[0]
+    if variant not in RUMMY_PRESETS:
+        variant = RUMMY_PRESETS[0]
+    preset = PRESETS[variant]
+    form = new_game_form(rummy.preset_defaults(variant), preset.max_players)
+    error = None
+    if form.validate_on_submit():
+        try:
+            game, key = rummy.create_game(variant, form.player_names(), form.option_values(), form.dealer_name())
+        except ServiceError as failure:
+            error = failure.message
+        else:
+            return with_key_cookie(redirect(url_for("games.game_page", game_id=game.id), 303), game, key)
+    elif form.errors:
+        error = " ".join(f"{form[name].label.text}: {messages[0]}" for name, messages in form.errors.items())
+    status = 400 if request.method == "POST" else 200
+    page = render_template(
+        "games/new_game.html",
+        form=form,
+        preset=preset,
+        variants=rummy.variant_choices(),
+        error=error,
+    )
+    return page, status
+
+
+@bp.get("/games/<game_id>")
+def game_page(game_id: str) -> Any:
+    game = load_game(game_id)
+    if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
+        return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
+    return render_template(
+        "games/game.html",
+        game=rummy.build_view(game),
+        can_edit=key_held(game),
+        action_form=ActionForm(data={"version": game.version}),
+        share_url=share_url(game.id),
+    )
+
+
+def _round_page(game: Game, form: Any, number: int, error: str | None, status: int) -> tuple[str, int]:
+    view = rummy.build_view(game)
+    plan = view.next_round if number > view.last_round else view.rounds[number - 1].plan
+    return (
+        render_template(
+            "games/round_form.html",
+            game=view,
+            form=form,
+            plan=plan,
+            correcting=number <= view.last_round,
+            error=error,
+            points_pattern=POINTS_PATTERN,
+        ),
+        status,
+    )
+
+
+@bp.route("/games/<game_id>/rounds/new", methods=["GET", "POST"])
+def new_round(game_id: str) -> Any:
+    game = load_for_edit(game_id)
+    number = len(game.rounds) + 1
+    if game.finished:
+        return redirect(url_for("games.game_page", game_id=game.id), 303)
+    form = round_form(game.players, data={"version": game.version, "round_number": number})
+
+    def save() -> None:
+        rummy.add_round(
+            game, form.went_out.data, form.score_values(game.players), form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+        )
+
+    return _submit_round(game, form, number, save, "standings")
+
+
+@bp.route("/games/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: str, number: int) -> Any:
+    game = load_for_edit(game_id)
+    stored = next((item for item in game.rounds if item.number == number), None)
+    if stored is None:
+        abort(404, description=f"Round {number} has not been played in this game.")
+    data = {
+        "version": game.version,
+        "went_out": stored.went_out,
+        "scores": [str(stored.scores[name]) for name in game.players],
+        "second_discards": [(stored.second_discards or {}).get(name, 0) for name in game.players],
+    }
+    form = round_form(game.players, data=data)
+
+    def save() -> None:
+        rummy.correct_round(
+            game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+        )
+
+    return _submit_round(game, form, number, save, "history")
+
+
+def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: str) -> Any:
+    """Save a round form (post-redirect-get), or show it again with what went wrong."""
+    if form.validate_on_submit():
+        try:
+            save()
+        except Conflict:
+            return _conflict_page(game.id, form, number)
+        except ServiceError as failure:
+            return _round_page(game, form, number, failure.message, failure.status)
+        return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor), 303)
+    if request.method == "POST":
+        return _round_page(game, form, number, _missing(form, game.players), 400)
+    return _round_page(game, form, number, None, 200)
+
+
+def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
+    """Another phone saved first: show what is stored now and keep this phone's entries, with the
+    current version, so saving again is a deliberate choice. When the other phone saved the very
+    round this phone was adding, its entries are only shown: saving them as the next round would
+    record one hand twice."""
+    store.forget_reads()
+    game = load_for_edit(game_id)
+    adding = form.posted_round()
+    if adding is not None and adding <= len(game.rounds) and request.endpoint == "games.new_round":
+        number = adding
+    stored = next((item for item in game.rounds if item.number == number), None)
+    if stored is None and game.rounds:
+        stored = game.rounds[-1]
+    now = "Nothing is stored for that round."
+    if stored is not None:
+        now = f"Round {stored.number} now reads: {_round_words(game.players, stored.went_out, stored.scores)}."
+    message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
+    if number == adding:
+        mine = _round_words(game.players, form.went_out.data, form.score_values(game.players))
+        return error_page(
+            409,
+            f"Not saved: another phone saved round {number} first. {now} Your entries were: {mine}. "
+            f"If round {number} is wrong, correct it from the game page.",
+        )
+    if game.finished and number > len(game.rounds):
+        return error_page(409, message)
+    form.version.data = str(game.version)
+    target = number if number <= len(game.rounds) else len(game.rounds) + 1
+    return _round_page(game, form, target, message, 409)
+
+
+def _round_words(players: list[str], went_out: object, scores: dict[str, Any]) -> str:
+    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in players)
+    return f"{went_out or 'nobody'} went out; {points}"
+
+
+def _missing(form: RoundForm, players: list[str]) -> str:
+    """Say which entries of a round form are missing, by player."""
+    if form.went_out.errors and form.went_out.data:
+        return f'Not saved: "{form.went_out.data}" is not a player in this game.'
+    parts = []
+    if form.went_out.errors:
+        parts.append("who went out")
+    names = [name for name, field in zip(players, form["scores"], strict=True) if field.errors]
+    if names:
+        parts.append("points for " + ", ".join(names))
+    return "Not saved. Missing: " + " and ".join(parts) + "." if parts else "Not saved: check the form."
+
+
+def _action(game_id: str, action: Any) -> Any:
+    """Run a one-button write (undo, rematch, delete) after checking the key and the CSRF token."""
+    game = load_for_edit(game_id)
+    form = ActionForm()  # its CSRF token was checked by CSRFProtect before the view ran
+    try:
+        return action(game, form.expected_version())
+    except ServiceError as failure:
+        abort(failure.status, description=sentence(failure.message))
+
+
+@bp.post("/games/<game_id>/rounds/last/undo")
+def undo_round(game_id: str) -> Any:
+    _action(game_id, rummy.undo_last_round)
+    return redirect(url_for("games.game_page", game_id=game_id, _anchor="history"), 303)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> Any:
+    new, key = _action(game_id, lambda game, _version: rummy.rematch(game))
+    return with_key_cookie(redirect(url_for("games.game_page", game_id=new.id), 303), new, key)
+
+
+@bp.get("/games/<game_id>/delete")
+def confirm_delete(game_id: str) -> Any:
+    game = load_for_edit(game_id)
+    if not kinds.of(game).in_rounds:  # its delete button is on the hand screen (companion.play_or_pay)
+        return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="delete"), 303)
+    form = ActionForm(data={"version": game.version})
+    return render_template("games/confirm_delete.html", game=rummy.build_view(game), form=form)
+
+
+@bp.post("/games/<game_id>/delete")
+def delete_game(game_id: str) -> Any:
+    _action(game_id, store.delete_game)
+    return forget_key_cookie(redirect(url_for("games.index"), 303), game_id)
+
+
+@bp.get("/games/<game_id>/pot")
+def ledger_page(game_id: str) -> str:
+    game = load_game(game_id)
+    if not kinds.of(game).in_rounds:
+        abort(404, description="Play or Pay keeps chips, not a pot: the chip ledger is on the hand screen.")
+    view = rummy.build_view(game)
+    if view.pot is None:
+        abort(404, description="This game is played without a pot.")
+    return render_template("games/ledger.html", game=view, pot=view.pot)

@@ -1,0 +1,665 @@
+"""The JSON contract of the app as pydantic models: the single source of truth (issue 12).
+
+- Request bodies (`NewGame`, `RoundEntry`, the Play or Pay events, `CheckRequest`…) validate the
+  structure of what a client sends: unknown or missing fields and types. `parse` turns pydantic's
+  errors into the API's one sentence (`BodyError`). Rules of the game (who is a player, which
+  scores are legal, which options a preset takes) stay in the services and the engine; where a
+  limit belongs to them, the schema documents it (``json_schema_extra``) and they enforce it.
+- Response models (`Game`, `PlayOrPayGame`, `AnyGame`, `Error`…) describe the answers; the tests
+  validate real answers against the OpenAPI document built from them.
+- `GameExport` is the export file, written field by field and versioned (`FORMAT_VERSION`): a
+  database migration does not change it; changing it means a new version.
+
+This module imports only the engine and pydantic, so every layer can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    RootModel,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    create_model,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
+
+from engine import play_or_pay as pop
+from engine.pot import EntryKind
+from engine.rules import OPTION_SPECS, RUMMY_PRESETS
+
+PLAY_OR_PAY = "play-or-pay"
+MAX_NAME_LENGTH = 40
+MAX_CENTS = 100_000
+MAX_PICKUPS = 99
+EVENT_KINDS = ("play", "pay", "settle")
+
+FORMAT = "card-table-companion/game"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Says:
+    """The sentence a refused field gets; ``{input}`` stands for the value sent."""
+
+    sentence: str
+
+
+class BodyError(ValueError):
+    """A request body that does not have the documented structure; the message is one sentence."""
+
+
+# ================================================================ options
+
+
+def _option_field(key: str) -> Any:
+    spec = OPTION_SPECS[key]
+    if spec.kind == "bool":
+        return (bool | None, Field(default=None, description=spec.effect))
+    if spec.kind == "choice":
+        return (Literal[spec.choices] | None, Field(default=None, description=spec.effect))
+    return (list[Annotated[int, Field(ge=1)]] | None, Field(default=None, description=spec.effect))
+
+
+Cents = Annotated[int, Field(ge=0, le=MAX_CENTS)]
+
+
+class MoneyOptions(BaseModel):
+    """The pot's amounts in cents, and Play or Pay's starting chips."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pot: bool | None = Field(None, description="Play for a pot: on by default for 3-13; a simple pot elsewhere.")
+    ante: Cents | None = Field(None, description="Cents each player pays in at the start (default 50).")
+    second_discard: Cents | None = Field(None, description="3-13 only: cents per second discard taken (default 5).")
+    knock: Cents | None = Field(None, description="3-13 only: cents the knocker takes each round (default 15).")
+    booby_cap: Cents | None = Field(None, description="3-13 only: most cents of the booby prize (default 50).")
+    chips: Annotated[int, Field(ge=1, le=pop.MAX_CHIPS)] | None = Field(
+        None, description=f"Play or Pay only: starting chips (default {pop.DEFAULT_CHIPS})."
+    )
+
+
+Options: type[BaseModel] = create_model(
+    "Options",
+    __base__=MoneyOptions,
+    __doc__="House-rule options, one field per option of the engine's registry, and the money options; "
+    "a game's state always lists every option of its kind.",
+    **{key: _option_field(key) for key in OPTION_SPECS},
+)
+
+
+@dataclass(frozen=True)
+class DocumentedAs:
+    """Documents a field validated as a plain JSON object by a model whose rules the services apply."""
+
+    model: type[BaseModel]
+    nullable: bool = False
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        documented = self.model.__pydantic_core_schema__
+        return handler(core_schema.nullable_schema(documented) if self.nullable else documented)
+
+
+# ================================================================ request bodies
+
+
+class Body(BaseModel):
+    """A request body: no unknown fields, no conversions between JSON types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    has: ClassVar[str] = "the body has"
+    """Starts the sentence listing the fields, after an unknown one: 'a game has'."""
+    missing: ClassVar[str | None] = None
+    """The sentence for a missing required field ({field}); None uses the field's own sentence."""
+
+
+Version = Annotated[
+    StrictInt | None,
+    Says("version must be a whole number"),
+    Field(description="Optional: the game version the client saw; a different one answers 409."),
+]
+Melds = list[Annotated[StrictStr, Field(examples=["4H 5H 6H"])]]
+
+
+class NewGame(Body):
+    """Start a game."""
+
+    has: ClassVar[str] = "a game has"
+    missing: ClassVar[str | None] = "a game needs a variant and a list of players"
+
+    variant: Annotated[
+        StrictStr,
+        Says("variant must be a preset id such as pay-me"),
+        Field(json_schema_extra={"enum": [*RUMMY_PRESETS, PLAY_OR_PAY]}),
+    ]
+    players: Annotated[
+        list[Annotated[StrictStr, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_NAME_LENGTH})]],
+        Says("players must be a list of names"),
+        Field(description="Unique names in seat order (clockwise).", json_schema_extra={"minItems": 2}),
+    ]
+    options: Annotated[
+        dict[str, Any] | None,
+        Says("options must be an object of house-rule options"),
+        DocumentedAs(Options, nullable=True),
+        Field(description="House rules; each preset says which it takes (the engine checks them)."),
+    ] = None
+    first_dealer: Annotated[
+        StrictStr | None,
+        Says("first_dealer must be a player's name"),
+        Field(description="A player's name; left out or null draws one at random."),
+    ] = None
+
+
+ScoreValue = Annotated[
+    Any,
+    Field(json_schema_extra={"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string", "examples": ["10+5"]}]}),
+]
+Count = Annotated[Any, Field(json_schema_extra={"type": "integer", "minimum": 0})]
+
+
+class RoundEntry(Body):
+    """A round to score, or a correction of one: every player needs a score, typed in scores or
+    worked out from their cards in hands."""
+
+    has: ClassVar[str] = "a round has"
+
+    went_out: Annotated[
+        StrictStr,
+        Says("went_out must be the name of the player who went out"),
+        Field(description="The player who went out; their points must be 0."),
+    ]
+    scores: Annotated[
+        dict[str, ScoreValue] | None,
+        Says("scores must be an object of card points by player name"),
+        Field(description="Card points by player, before the multiplier: a whole number, or a sum like '10+5'."),
+    ] = None
+    hands: Annotated[
+        dict[str, StrictStr] | None,
+        Says('hands must be an object of cards by player name, such as {"Ann": "7H 8H 9D"}'),
+        Field(
+            description="Cards by player, in place of their score: the engine scores the best arrangement "
+            "(D7), with lay-offs onto the declarer's melds. A player in both scores and hands is a 400. The "
+            "player who went out may give a plain hand (all cards must meld, with or without a discard as "
+            "the preset says, else 400 with the engine's reason) or melds separated by '|'. The round keeps "
+            "the cards in canonical notation and returns them as hands.",
+            examples=[{"Ann": "7H 8C KS", "Bob": "4H 5H 6H | 9C 9D 9S"}],
+        ),
+    ] = None
+    declarer: Annotated[
+        Melds | None,
+        Says('declarer must be a list of melds, such as ["4H 5H 6H", "9C 9D 9S"]'),
+        Field(
+            description="The melds of the player who went out (all their cards; each must be legal and "
+            "together they must go out). Lay-offs onto them count when scoring hands. Do not also give the "
+            "declarer in hands.",
+        ),
+    ] = None
+    second_discards: Annotated[
+        dict[str, Annotated[Any, Field(json_schema_extra={"type": "integer", "minimum": 0, "maximum": MAX_PICKUPS})]]
+        | None,
+        Says("second_discards must be an object of counts by player name"),
+        Field(
+            description="Second discards each player took this round (3-13 pot); players left out took none. "
+            "When a correction leaves it out, the round keeps its earlier counts."
+        ),
+    ] = None
+    version: Version = None
+
+
+class Event(Body):
+    """A Play or Pay event."""
+
+    kind: ClassVar[str]
+
+
+Player = Annotated[StrictStr, Says("player must be a player's name")]
+
+
+class PlayEvent(Event):
+    """A card played (a lead when no card is needed)."""
+
+    kind: ClassVar[str] = "play"
+    has: ClassVar[str] = "a play event has"
+
+    type: Literal["play"]
+    player: Player
+    card: Annotated[StrictStr, Says('card must be a card such as "7H"'), Field(examples=["7H"])]
+    version: Version = None
+
+
+class PayEvent(Event):
+    """A chip paid into the pot instead of playing."""
+
+    kind: ClassVar[str] = "pay"
+    has: ClassVar[str] = "a pay event has"
+
+    type: Literal["pay"]
+    player: Player
+    version: Version = None
+
+
+class SettleEvent(Event):
+    """A whole hand entered in quick mode."""
+
+    kind: ClassVar[str] = "settle"
+    has: ClassVar[str] = "a settle event has"
+
+    type: Literal["settle"]
+    winner: Annotated[StrictStr, Says("winner must be a player's name")]
+    cards_left: Annotated[
+        dict[str, Count],
+        Says("cards_left must be an object of counts by player name"),
+        Field(description="Every player's cards at the end (the winner's may be left out)."),
+    ]
+    paid: Annotated[
+        dict[str, Count],
+        Says("paid must be an object of counts by player name"),
+        Field(description="Chips each paid during play; players left out paid none."),
+    ] = Field(default_factory=dict)
+    version: Version = None
+
+
+EVENTS: dict[str, type[Event]] = {model.kind: model for model in (PlayEvent, PayEvent, SettleEvent)}
+EVENT_TYPE_ERROR = 'type must be "play", "pay" or "settle"'
+
+
+class PlayOrPayEvent(RootModel[Annotated[PlayEvent | PayEvent | SettleEvent, Field(discriminator="type")]]):
+    """One event: a card played (or led), a chip paid, or a hand entered in quick mode."""
+
+
+CheckRound = Annotated[
+    StrictInt, Says('round must be a whole number, not "{input}"'), Field(json_schema_extra={"minimum": 1})
+]
+CheckVariant = Annotated[StrictStr, Says("variant must be a preset id such as pay-me"), Field(examples=["pay-me"])]
+CheckOptions = Annotated[
+    dict[str, Any] | list[StrictStr] | None,
+    Says('options must be an object such as {"full_cycle": true}'),
+    Field(description='House rules: an object such as {"full_cycle": true}, or the command line\'s KEY=VALUE strings.'),
+]
+CheckPlayers = Annotated[
+    StrictInt | None,
+    Says("players must be a whole number"),
+    Field(description="Optional: the decks in play follow from it (RULES.md 1)."),
+]
+Cards = Annotated[StrictStr, Field(examples=["7H 8H JK"])]
+
+
+class Command(Body):
+    """The body of a command of the meld checker, named like ``python -m engine <command>``."""
+
+    command: ClassVar[str]
+
+    @classmethod
+    def required(cls) -> list[str]:
+        return [name for name, field in cls.model_fields.items() if field.is_required()]
+
+
+class CheckRequest(Command):
+    """Judge melds."""
+
+    command: ClassVar[str] = "check"
+    has: ClassVar[str] = "check takes"
+    missing: ClassVar[str | None] = "check needs variant, round, melds; {field} is missing"
+
+    variant: CheckVariant
+    round: CheckRound
+    melds: Annotated[Melds, Says('melds must be a list of melds, each a string such as "4H 5H 6H"')]
+    options: CheckOptions = None
+    players: CheckPlayers = None
+
+
+class BestRequest(Command):
+    """The lowest-penalty arrangement of a hand."""
+
+    command: ClassVar[str] = "best"
+    has: ClassVar[str] = "best takes"
+    missing: ClassVar[str | None] = "best needs variant, round, hand; {field} is missing"
+
+    variant: CheckVariant
+    round: CheckRound
+    hand: Annotated[Cards, Says("hand must be a string of cards")]
+    options: CheckOptions = None
+    players: CheckPlayers = None
+    declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')] = Field(
+        default_factory=list
+    )
+
+
+class LayoffRequest(Command):
+    """Judge one lay-off onto the declarer's meld number onto (from 1)."""
+
+    command: ClassVar[str] = "layoff"
+    has: ClassVar[str] = "layoff takes"
+    missing: ClassVar[str | None] = "layoff needs variant, round, declarer, onto, cards; {field} is missing"
+
+    variant: CheckVariant
+    round: CheckRound
+    declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')]
+    onto: Annotated[
+        StrictInt, Says('onto must be a meld number, not "{input}"'), Field(json_schema_extra={"minimum": 1})
+    ]
+    cards: Annotated[Cards, Says("cards must be a string of cards")]
+    options: CheckOptions = None
+    players: CheckPlayers = None
+
+
+# ---------------------------------------------------------------- the translator
+
+_ORDER = {"extra_forbidden": 0, "missing": 1}
+BodyT = TypeVar("BodyT", bound=Body)
+
+
+def sentence(error: ValidationError, model: type[Body]) -> str:
+    """Pydantic's first error as the API's one sentence: unknown fields first, then missing ones."""
+    first = min(error.errors(include_url=False), key=lambda item: _ORDER.get(item["type"], 2))
+    field = str(first["loc"][0]) if first["loc"] else ""
+    if first["type"] == "extra_forbidden":
+        return f'unknown field "{field[:40]}"; {model.has} {", ".join(model.model_fields)}'
+    if first["type"] == "missing" and model.missing is not None:
+        return model.missing.replace("{field}", field)
+    info = model.model_fields.get(field)
+    says = next((item for item in info.metadata if isinstance(item, Says)), None) if info else None
+    if says is None:
+        return f"{field} {first['msg'][:1].lower()}{first['msg'][1:]}".strip()
+    return says.sentence.replace("{input}", str(first.get("input"))[:40])
+
+
+def parse(model: type[BodyT], body: object) -> BodyT:
+    """The body as the model, or BodyError with one sentence."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        raise BodyError(sentence(error, model)) from None
+
+
+def parse_event(body: dict[str, Any]) -> Event:
+    """A Play or Pay event by its "type"."""
+    model = EVENTS.get(body["type"]) if isinstance(body.get("type"), str) else None
+    if model is None:
+        raise BodyError(EVENT_TYPE_ERROR)
+    return parse(model, body)
+
+
+# ================================================================ answers
+
+
+class Error(BaseModel):
+    """Every refusal: one sentence; a 409 also carries the game as stored now."""
+
+    error: str = Field(description="One sentence saying what was wrong.")
+    current: dict[str, Any] | None = Field(
+        default=None, description="On 409 only: the game's state as stored now, so the client can show it."
+    )
+
+
+Names = dict[str, int]
+
+
+class PlayedRound(BaseModel):
+    round: int
+    cards: int
+    wild: list[str] = Field(examples=[["JK", "2", "3"]])
+    multiplier: int
+    dealer: str
+    went_out: str
+    scores: dict[str, Annotated[int, Field(ge=0)]] = Field(description="Card points entered.")
+    points: dict[str, Annotated[int, Field(ge=0)]] = Field(description="Points on the sheet, after the multiplier.")
+    hands: dict[str, str] | None = Field(None, description="The cards entered, when the engine scored them.")
+
+
+class NextRound(BaseModel):
+    round: int
+    cards: int
+    wild: list[str]
+    multiplier: int
+    dealer: str
+    first_player: str
+    decks: int
+    jokers: int
+
+
+class PotEntry(BaseModel):
+    round: int | None = Field(description="Null for the ante and the end payouts.")
+    player: str | None
+    kind: EntryKind
+    amount: int = Field(description="Cents: positive paid into the pot, negative paid out.")
+
+
+class Pot(BaseModel):
+    """The pot, rebuilt from the rounds: sum(net) + balance = 0."""
+
+    balance: int = Field(description="Cents in the pot now.")
+    ledger: list[PotEntry]
+    net: Names = Field(description="Cents each player received from the pot minus paid into it.")
+
+
+class Game(BaseModel):
+    """A game played in rounds; a Play or Pay game is a PlayOrPayGame."""
+
+    id: str
+    variant: str
+    options: Annotated[dict[str, Any], DocumentedAs(Options)]
+    players: list[str]
+    rounds: list[PlayedRound]
+    totals: Names
+    next_round: NextRound | None
+    finished: bool
+    winners: list[str] = Field(description="Empty until the game is finished; then the lowest totals (ties share).")
+    version: int | None = None
+    pot: Pot | None = Field(None, description="Null when the game has no pot.")
+
+
+class ChipEntry(BaseModel):
+    hand: int | None = Field(description="Null for the buy-in.")
+    player: str
+    kind: pop.ChipKind
+    amount: int
+
+
+class HandNow(BaseModel):
+    """The hand being played."""
+
+    number: int
+    dealer: str
+    turn: str
+    lead: bool = Field(description="Whether the player to act starts a new sequence.")
+    needed: str | None = Field(examples=["7H"])
+    sequence_start: str | None
+    suits_played: list[str]
+    played: list[str]
+    dealt: Names
+    cards_left: Names
+    paid: Names
+    pot: int
+
+
+class SettledHand(BaseModel):
+    number: int
+    dealer: str
+    winner: str | None
+    quick: bool
+    payments: Names = Field(description="Chips each player won (+) or paid (-) in the hand.")
+    pot: int
+    entries: list[ChipEntry]
+
+
+class Flag(BaseModel):
+    hand: int
+    player: str
+    card: str
+    message: str
+
+
+class PlayOrPayOptions(BaseModel):
+    chips: Annotated[int, Field(ge=1, le=pop.MAX_CHIPS)]
+
+
+class PlayOrPayGame(BaseModel):
+    """A Play or Pay game, rebuilt from its events: chips + hand.pot = chips bought."""
+
+    id: str
+    variant: Literal["play-or-pay"]
+    options: PlayOrPayOptions
+    players: list[str]
+    first_dealer: str | None = None
+    chips: Names = Field(description="Each player's chips now; below zero is owed.")
+    hand: HandNow
+    hands: list[SettledHand]
+    flags: list[Flag]
+    ledger: list[ChipEntry] | None = None
+    events: int | None = None
+    finished: bool | None = None
+    version: int | None = None
+
+
+class EditKey(BaseModel):
+    edit_key: str = Field(description="Send as X-Edit-Key to change the game.")
+
+
+class CreatedGame(Game, EditKey):
+    """A new game played in rounds, with its edit key."""
+
+
+class CreatedPlayOrPayGame(PlayOrPayGame, EditKey):
+    """A new Play or Pay game, with its edit key."""
+
+
+class AnyGame(RootModel[Game | PlayOrPayGame]):
+    """A game of either kind."""
+
+
+class AnyCreatedGame(RootModel[CreatedGame | CreatedPlayOrPayGame]):
+    """A new game of either kind, with its edit key."""
+
+
+class GameSummary(BaseModel):
+    id: str
+    variant: str
+    players: list[str]
+    rounds_played: int
+    finished: bool
+
+
+class GameList(BaseModel):
+    games: list[GameSummary] = Field(description="Every game, newest first.")
+
+
+class Deleted(BaseModel):
+    deleted: str
+
+
+class GameVersion(BaseModel):
+    id: str
+    version: int
+
+
+class NewKey(BaseModel):
+    edit_key: str = Field(description="The new key.")
+
+
+class CheckAnswer(RootModel[dict[str, Any]]):
+    """Exactly what ``python -m engine check|best|layoff`` prints for the same arguments."""
+
+
+# ================================================================ the export file
+
+
+class Row(BaseModel):
+    """A row of a table that belongs to a game, without its id and game_id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ExportedGame(Row):
+    """The game's own values; an import gives it a new id, a new edit key and a new version count."""
+
+    variant: str
+    options: dict[str, Any]
+    players: list[str] = Field(description="Seat order.")
+    first_dealer: int = Field(description="The seat (0 for the first player) of round 1's dealer.")
+    finished: bool = False
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    money: dict[str, Any] | None = Field(None, description="The pot's settings, or Play or Pay's chips.")
+
+
+class ExportedRound(Row):
+    number: int
+    went_out: str
+    scores: dict[str, int]
+    second_discards: dict[str, int] | None = None
+    hands: dict[str, str] | None = None
+    created_at: datetime | None = None
+
+
+class ExportedRevision(Row):
+    """Earlier values of a round, kept when it was corrected or undone."""
+
+    number: int
+    action: Literal["corrected", "undone"]
+    went_out: str
+    scores: dict[str, int]
+    second_discards: dict[str, int] | None = None
+    hands: dict[str, str] | None = None
+    changed_at: datetime | None = None
+
+
+class ExportedEvent(Row):
+    number: int
+    kind: Literal["play", "pay", "settle"]
+    data: dict[str, Any] = Field(description="The event's fields, without type and version.")
+    created_at: datetime | None = None
+
+
+class ExportedDispute(Row):
+    """A check made at the table; chain_id and result.chain hold the 1-based position of the
+    "declarer" check that started a lay-off chain, not an id."""
+
+    round_number: int
+    kind: Literal["meld", "declarer", "layoff", "hand"]
+    player: str | None = None
+    cards: list[str]
+    valid: bool = False
+    reason: str | None = None
+    result: dict[str, Any] | None = None
+    chain_id: int | None = None
+    created_at: datetime | None = None
+
+
+class ExportedTables(Row):
+    """Rows by table name, in the order stored."""
+
+    disputes: list[ExportedDispute] = []
+    game_events: list[ExportedEvent] = []
+    round_revisions: list[ExportedRevision] = []
+    rounds: list[ExportedRound] = []
+
+
+class GameExport(BaseModel):
+    """A whole game. Dates are ISO 8601 (UTC, no zone). `derived` (state, totals, ledger) is
+    read-only; an import ignores it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["card-table-companion/game"]
+    format_version: Literal[1]
+    game: ExportedGame
+    tables: ExportedTables = ExportedTables()
+    derived: dict[str, Any] | None = Field(None, description="Read-only: the game state, totals, winners, ledger.")
+
+
+EXPORTED_TABLES: dict[str, type[Row]] = {
+    name: field.annotation.__args__[0]  # type: ignore[union-attr]
+    for name, field in ExportedTables.model_fields.items()
+}
+"""The export's row model of each table, by table name."""

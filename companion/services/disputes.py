@@ -1,0 +1,674 @@
+"""Settling disputes at the table (issue 5): meld checks, the declarer check, lay-off chains,
+scoring hands from their cards, and the log of every check made in a game.
+
+Like the other services, this module only asks the engine and passes its answers on: every
+verdict, reason and arrangement comes from `engine.api` (the same functions as the command
+line), `engine.solver` or `engine.layoffs`. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from companion.errors import InvalidInput, NotFound
+from companion.extensions import db
+from companion.models import Dispute, Game
+from companion.services.store import engine_call, rules_for
+from engine.api import best_json, check_json, deck_row, layoff_json, turn_scores_json
+from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.errors import CannotGoOut, EngineError
+from engine.layoffs import layoff_turns, table_melds, verify_laid_down
+from engine.rules import RuleSet
+from engine.schedule import RoundInfo, round_info, schedule
+from engine.scoring import parse_points
+from engine.solver import going_out
+
+MAX_MELDS = 8
+# No round deals more than 14 cards (Pay Me's full cycle), plus the card drawn. The search for the
+# best arrangement grows quickly with the hand, so longer "hands" are refused before it starts.
+MAX_HAND_CARDS = 16
+KINDS = ("meld", "declarer", "layoff", "hand")
+
+
+# ---------------------------------------------------------------- the table a check is made at
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rules a check is made under: a preset, its options, a round and (in a game) the players."""
+
+    variant: str
+    options: dict[str, Any]
+    round: int
+    players: int | None
+    rules: RuleSet
+    info: RoundInfo
+    decks: int
+    jokers: int
+
+    @property
+    def name(self) -> str:
+        return self.rules.preset.name
+
+    @property
+    def rounds(self) -> int:
+        return len(schedule(self.rules))
+
+    @property
+    def wild_words(self) -> str:
+        return self.info.wild_words
+
+    @property
+    def wild_ranks(self) -> str:
+        """The wild ranks for the card picker's data-wild-ranks ("2 3")."""
+        return " ".join(token for token in self.info.wild_tokens if token != "JK")
+
+    @property
+    def lay_offs(self) -> bool:
+        return self.rules.options.lay_offs
+
+    @property
+    def multiplier(self) -> int:
+        return self.info.multiplier
+
+    @property
+    def cards(self) -> int:
+        return self.info.cards
+
+
+def table(variant: object, options: object, round_number: object, players: int | None = None) -> Table:
+    """The rules of one round; InvalidInput with the engine's sentence when they make no sense."""
+    if not isinstance(variant, str):
+        raise InvalidInput("variant must be a preset id such as pay-me")
+    if options is not None and not isinstance(options, dict):
+        raise InvalidInput("options must be an object of house-rule options")
+    rules = rules_for(variant, options)
+    if not isinstance(round_number, int) or isinstance(round_number, bool):
+        raise InvalidInput(f'round must be a whole number, not "{round_number}"')
+    info = engine_call(round_info, rules, round_number)
+    row = engine_call(deck_row, rules, players)
+    return Table(rules.preset.id, rules.options.as_json(), round_number, players, rules, info, row.decks, row.jokers)
+
+
+def game_table(game: Game, round_number: int) -> Table:
+    return table(game.variant, game.options, round_number, len(game.players))
+
+
+# ---------------------------------------------------------------- the command line's answers (the API)
+
+
+def check_command(variant: str, round_number: object, options: Any, melds: list[str], players: int | None) -> Any:
+    """Verdicts on melds, as ``python -m engine check`` prints them."""
+    return engine_call(check_json, variant, round_number, options, melds, players)
+
+
+def best_command(
+    variant: str, round_number: object, options: Any, hand: str, declarer: list[str], players: int | None
+) -> Any:
+    """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
+    return engine_call(best_json, variant, round_number, options, hand, declarer, players)
+
+
+def layoff_command(
+    variant: str, round_number: object, options: Any, declarer: list[str], onto: object, cards: str, players: int | None
+) -> Any:
+    """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
+    return engine_call(layoff_json, variant, round_number, options, declarer, onto, cards, players)
+
+
+# ---------------------------------------------------------------- cards as the pages show them
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card as a page shows it: ``10♥`` in red, ``🃏``; `wild` marks a wild card this round."""
+
+    symbol: str
+    red: bool
+    wild: bool = False
+
+
+def face(card: Card, info: RoundInfo | None = None) -> Face:
+    return Face(card.symbol, bool(card.suit and card.suit.is_red), bool(info and info.is_wild(card)))
+
+
+def faces(tokens: Sequence[str], info: RoundInfo | None = None) -> tuple[Face, ...]:
+    """Faces of canonical tokens as the engine writes them (``JK=7H`` shows the joker)."""
+    return tuple(face(MeldCard.parse(token).card, info) for token in tokens)
+
+
+def readings(tokens: Sequence[str], read_as: Sequence[str] | None, info: RoundInfo) -> tuple[str, ...]:
+    """How each wild card was read: ``🃏 as 10♥`` (Verdict.read_as)."""
+    if not read_as:
+        return ()
+    shown = []
+    for token, stands in zip(tokens, read_as, strict=False):
+        card = MeldCard.parse(token).card
+        if info.is_wild(card):
+            shown.append(f"{card.symbol} as {Card.parse(stands).symbol}")
+    return tuple(shown)
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """One meld's verdict: its cards, kind, the engine's reason, and how its wilds were read."""
+
+    text: str
+    cards: tuple[Face, ...]
+    valid: bool
+    kind: str | None
+    reason: str | None
+    readings: tuple[str, ...]
+
+
+def meld_views(answer: Mapping[str, Any], texts: Sequence[str], info: RoundInfo) -> tuple[MeldView, ...]:
+    return tuple(
+        MeldView(
+            text=text,
+            cards=faces(meld["cards"], info),
+            valid=bool(meld["valid"]),
+            kind=meld["kind"],
+            reason=meld["reason"],
+            readings=readings(meld["cards"], meld.get("read_as"), info),
+        )
+        for meld, text in zip(answer["melds"], texts, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class HandView:
+    """The best a hand can score: the card points (as a table types them), the melds kept,
+    the lay-offs onto the declarer's melds, and the cards left over."""
+
+    points: int
+    penalty: int
+    melds: tuple[tuple[Face, ...], ...]
+    layoffs: tuple[tuple[int, tuple[Face, ...]], ...]
+    unmelded: tuple[Face, ...]
+
+    @property
+    def summary(self) -> str:
+        """``7♥ 8♥ 🃏 · 9♣ 10♣ J♣ · left: K♠``."""
+        parts = [" ".join(card.symbol for card in meld) for meld in self.melds]
+        parts += [f"on meld {number}: " + " ".join(card.symbol for card in cards) for number, cards in self.layoffs]
+        if self.unmelded:
+            parts.append("left: " + " ".join(card.symbol for card in self.unmelded))
+        return " · ".join(parts) if parts else "nothing left"
+
+
+def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
+    penalty = int(answer["penalty"])
+    return HandView(
+        points=penalty // info.multiplier,
+        penalty=penalty,
+        melds=tuple(faces(meld, info) for meld in answer["melds"]),
+        layoffs=tuple((int(item["meld"]), faces(item["cards"], info)) for item in answer.get("layoffs", ())),
+        unmelded=faces(answer["unmelded"], info),
+    )
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def clean_melds(texts: Sequence[object]) -> list[str]:
+    """The melds entered, without the empty fields."""
+    melds = [text.strip() for text in texts if isinstance(text, str) and text.strip()]
+    if len(melds) > MAX_MELDS:
+        raise InvalidInput(f"check at most {MAX_MELDS} melds at a time")
+    return melds
+
+
+def check_melds(at: Table, melds: Sequence[str]) -> dict[str, Any]:
+    """The engine's verdicts on melds (the answer of ``python -m engine check``)."""
+    if not melds:
+        raise InvalidInput("enter at least one meld")
+    answer: dict[str, Any] = engine_call(check_json, at.variant, at.round, at.options, list(melds), at.players)
+    return answer
+
+
+def best_hand(at: Table, hand: str, declarer: Sequence[str] = ()) -> dict[str, Any]:
+    """The least penalty of a hand, with lay-offs onto the declarer's melds (D7; ``engine best``)."""
+    if not hand.strip():
+        raise InvalidInput("enter the cards of the hand")
+    verify_hand_size(hand)
+    answer: dict[str, Any] = engine_call(best_json, at.variant, at.round, at.options, hand, list(declarer), at.players)
+    return answer
+
+
+def verify_hand_size(hand: str) -> None:
+    """Refuse hands longer than any round deals (a guard for the server, not a rule)."""
+    count = len(split_tokens(hand))
+    if count > MAX_HAND_CARDS:
+        raise InvalidInput(
+            f"a hand holds at most {MAX_HAND_CARDS} cards (no round deals more than 14), not {count}"
+        )
+
+
+def canonical(hand: str) -> str:
+    """A hand in canonical notation ("10H QS JK"), or InvalidInput naming the bad token."""
+    cards: tuple[Card, ...] = engine_call(parse_cards, hand)
+    return format_cards(cards)
+
+
+@dataclass(frozen=True)
+class DeclarerCheck:
+    """Whether the declarer's melds are legal and cover the whole hand (D8)."""
+
+    melds: tuple[MeldView, ...]
+    discard: tuple[Face, ...]
+    valid: bool
+    reason: str | None
+    table: tuple[list[str], ...]  # the melds as laid down, wild roles fixed (TableMeld.as_json)
+
+
+def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> DeclarerCheck:
+    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out."""
+    answer = check_melds(at, melds)
+    views = meld_views(answer, melds, at.info)
+    thrown: tuple[Card, ...] = engine_call(parse_cards, discard) if discard.strip() else ()
+    if len(thrown) > 1:
+        raise InvalidInput("a player going out discards at most one card")
+    held = [MeldCard.parse(token).card for meld in answer["melds"] for token in meld["cards"]]
+    row = engine_call(deck_row, at.rules, at.players)
+    engine_call(verify_in_play, held + list(thrown), row.decks, row.jokers)
+    discard_faces = tuple(face(card, at.info) for card in thrown)
+    if not answer["valid"]:
+        first = next(view for view in views if not view.valid)
+        number = views.index(first) + 1
+        return DeclarerCheck(views, discard_faces, False, f"Meld {number} is not legal: {first.reason}", ())
+    try:
+        laid = verify_laid_down(melds, thrown, at.rules, at.info)
+    except CannotGoOut as problem:
+        return DeclarerCheck(views, discard_faces, False, str(problem), ())
+    return DeclarerCheck(views, discard_faces, True, None, tuple(meld.as_json() for meld in laid))
+
+
+def _laid_melds(at: Table, melds: Sequence[str]) -> list[list[str]]:
+    """The declarer's melds as the engine lays them down (wild places fixed, D5)."""
+    laid = engine_call(table_melds, list(melds), at.rules, at.info)
+    return [meld.as_json() for meld in laid]
+
+
+def typed_points(name: str, text: str) -> int:
+    """Card points typed at the table (``10+5``); InvalidInput with the engine's sentence."""
+    try:
+        return int(parse_points(text))
+    except EngineError as error:
+        raise InvalidInput(f"{name}: {error}") from error
+
+
+def lay_off(at: Table, table_now: Sequence[Sequence[str]], onto: object, cards: str) -> dict[str, Any]:
+    """The engine's verdict on one lay-off onto the melds as they now lie (``engine layoff``)."""
+    melds = [" ".join(meld) for meld in table_now]
+    answer: dict[str, Any] = engine_call(layoff_json, at.variant, at.round, at.options, melds, onto, cards, at.players)
+    return answer
+
+
+# ---------------------------------------------------------------- scoring a round from cards
+
+
+def score_hands(
+    game: Game, number: int, went_out: object, scores: object, hands: object, declarer: object
+) -> tuple[dict[str, object], dict[str, str] | None]:
+    """Scores for a round where some players' cards were entered (the rummy.add_round hook).
+
+    Players in `hands` are scored by the engine: the least penalty of their cards (D7), counting
+    lay-offs onto the declarer's melds where the preset has lay-offs, in turn order from the
+    declarer's left, each on the melds as the players before left them (D6). The player who
+    went out gives their cards either as `declarer` melds (a list), as melds in `hands`
+    separated by ``|``, or as a plain hand in `hands`, which the engine splits into melds; their
+    melds must be a way to go out (D8) and they score 0. Returns the scores to verify and the
+    hands to keep, in canonical notation.
+    """
+    scores, hands, declarer = _round_inputs(scores, hands, declarer)
+    if not isinstance(went_out, str) or went_out not in game.players:
+        raise InvalidInput("went_out must be the name of the player who went out")
+    for name in hands:
+        if name not in game.players:
+            raise InvalidInput(f'"{name}" is not a player in this game')
+        if name in scores:
+            raise InvalidInput(f"give {name}'s score or {name}'s cards, not both")
+    at = game_table(game, number)
+    melds = clean_melds(declarer)
+    if declarer and not melds:
+        raise InvalidInput("declarer must list at least one meld")
+    own = hands.get(went_out)
+    if own is not None and melds:
+        raise InvalidInput(f"give {went_out}'s cards once: as declarer melds or in hands")
+    laid, own_kept = declarer_table(at, went_out, melds, own)
+    merged: dict[str, object] = dict(scores)
+    kept: dict[str, str] = {}
+    if own_kept is not None:
+        kept[went_out] = own_kept
+        merged[went_out] = 0
+    others = {name: text for name, text in hands.items() if name != went_out}
+    views, texts = hands_in_turn(at, game.players, went_out, others, laid)
+    kept |= texts
+    merged |= {name: view.points for name, view in views.items()}
+    return merged, kept or None
+
+
+def declarer_table(
+    at: Table, went_out: str, melds: Sequence[str], own: str | None
+) -> tuple[list[list[str]], str | None]:
+    """The declarer's melds as laid down, from melds entered or their hand (melds split by ``|``,
+    or a plain hand the engine splits), and the cards to keep for them."""
+    if not melds and own is not None and "|" in own:
+        melds = clean_melds(own.split("|"))
+    if melds:
+        return _laid_down(at, went_out, melds), " | ".join(_canonical_meld(meld) for meld in melds)
+    if own is None:
+        return [], None
+    text = _cards_of(went_out, own)
+    return _went_out_melds(at, went_out, list(engine_call(parse_cards, text))), text
+
+
+def hands_in_turn(
+    at: Table, players: Sequence[str], went_out: str, hands: Mapping[str, str], laid: Sequence[Sequence[str]]
+) -> tuple[dict[str, HandView], dict[str, str]]:
+    """The best score of each hand entered, taken in lay-off order from the declarer's left (D6),
+    and the hands in canonical notation."""
+    order = [players[seat] for seat in layoff_turns(list(players).index(went_out), len(players))]
+    texts: dict[str, str] = {}
+    for name in order:
+        if name in hands:
+            texts[name] = _cards_of(name, hands[name])
+            verify_hand_size(texts[name])
+    answers = engine_call(
+        turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
+        [texts.get(name) for name in order], at.players,
+    )
+    views = {name: hand_view(answer, at.info) for name, answer in zip(order, answers, strict=True) if answer}
+    return views, texts
+
+
+def _round_inputs(scores: object, hands: object, declarer: object) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    scores = {} if scores is None else scores
+    hands = {} if hands is None else hands
+    declarer = [] if declarer is None else declarer
+    if not isinstance(scores, dict):
+        raise InvalidInput("scores must be an object of card points by player name")
+    if not isinstance(hands, dict) or not all(isinstance(text, str) for text in hands.values()):
+        raise InvalidInput('hands must be an object of cards by player name, such as {"Ann": "7H 8H 9D"}')
+    if not isinstance(declarer, list) or not all(isinstance(meld, str) for meld in declarer):
+        raise InvalidInput('declarer must be a list of melds, such as ["4H 5H 6H", "9C 9D 9S"]')
+    return scores, hands, declarer
+
+
+def _cards_of(name: str, text: str) -> str:
+    """A player's cards in canonical notation; InvalidInput when there are none."""
+    cards = canonical(text)
+    if not cards:
+        raise InvalidInput(f"{name}'s cards are empty; give their cards or their score")
+    return cards
+
+
+def canonical_kept_hand(text: str) -> str:
+    """A round's kept cards in the notation the app stores: a hand ("7H 8H JK"), or the melds of the
+    player who went out separated by ``|`` ("4H 5H 6H | JK=9C 9D 9S"); InvalidInput if unreadable."""
+    if "|" in text:
+        return " | ".join(_canonical_meld(meld) for meld in text.split("|"))
+    return canonical(text)
+
+
+def _canonical_meld(text: str) -> str:
+    return format_cards(engine_call(parse_meld, text))
+
+
+def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
+    """The declarer's melds as laid down, once the engine agrees they are a way to go out (D8)."""
+    laid = _laid_melds(at, melds)
+    cards = [MeldCard.parse(token).card for meld in laid for token in meld]
+    row = engine_call(deck_row, at.rules, at.players)
+    engine_call(verify_in_play, cards, row.decks, row.jokers)
+    try:
+        verify_laid_down(melds, (), at.rules, at.info)
+    except CannotGoOut as problem:
+        raise InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
+    return laid
+
+
+def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> list[list[str]]:
+    """A declarer's whole hand, split by the engine into melds (and a discard), as laid down."""
+    row = engine_call(deck_row, at.rules, at.players)
+    engine_call(verify_in_play, cards, row.decks, row.jokers)
+    try:
+        found = going_out(cards, at.rules, at.info)
+    except CannotGoOut as problem:
+        raise InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
+    return _laid_melds(at, [format_cards(meld) for meld in found.melds])
+
+
+def _lower(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
+# ---------------------------------------------------------------- the dispute log
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One check as the game page lists it."""
+
+    id: int
+    round: int
+    kind: str
+    player: str | None
+    cards: tuple[str, ...]
+    valid: bool
+    reason: str | None
+    result: dict[str, Any]
+    at: datetime
+
+    @property
+    def groups(self) -> tuple[tuple[Face, ...], ...]:
+        """The cards of each meld (or the hand) as the page shows them."""
+        return tuple(faces([token for token in text.split() if token != "|"]) for text in self.cards)
+
+    @property
+    def melds(self) -> tuple[tuple[tuple[Face, ...], dict[str, Any]], ...]:
+        """Each meld's cards with its verdict (meld and declarer checks)."""
+        verdicts = self.result.get("melds", [])
+        return tuple(zip(self.groups, verdicts, strict=False))
+
+    @property
+    def discard(self) -> tuple[Face, ...]:
+        """A declarer's final discard, if one was entered."""
+        return faces(str(self.result.get("discard", "")).split())
+
+    @property
+    def best(self) -> HandView | None:
+        """A scored hand's best arrangement (hand checks)."""
+        if self.kind != "hand" or "penalty" not in self.result:
+            return None
+        return HandView(
+            points=int(self.result.get("points", self.result["penalty"])),
+            penalty=int(self.result["penalty"]),
+            melds=tuple(faces(meld) for meld in self.result.get("melds", [])),
+            layoffs=tuple((int(item["meld"]), faces(item["cards"])) for item in self.result.get("layoffs", [])),
+            unmelded=faces(self.result.get("unmelded", [])),
+        )
+
+    @property
+    def title(self) -> str:
+        titles = {"meld": "Meld", "declarer": "Going out", "layoff": "Lay-off", "hand": "Hand"}
+        return titles.get(self.kind, self.kind)
+
+
+def log_check(
+    game: Game,
+    number: int,
+    kind: str,
+    cards: Sequence[str],
+    valid: bool,
+    reason: str | None,
+    result: dict[str, Any] | None = None,
+    player: str | None = None,
+    chain_id: int | None = None,
+) -> Dispute:
+    """Keep a check with its round; the game's version is not touched (a check changes no score)."""
+    entry = Dispute(
+        game_id=game.id,
+        round_number=number,
+        kind=kind,
+        player=player,
+        cards=list(cards),
+        valid=valid,
+        reason=reason,
+        result=result,
+        chain_id=chain_id,
+    )
+    db.session.add(entry)
+    db.session.commit()
+    return entry
+
+
+def _entry(row: Dispute) -> LogEntry:
+    return LogEntry(
+        row.id,
+        row.round_number,
+        row.kind,
+        row.player,
+        tuple(row.cards),
+        row.valid,
+        row.reason,
+        row.result or {},
+        row.created_at,
+    )
+
+
+def game_log(game_id: str, number: int | None = None) -> tuple[LogEntry, ...]:
+    """Every check made in a game (or one round), oldest first."""
+    query = db.select(Dispute).filter_by(game_id=game_id)
+    if number is not None:
+        query = query.filter_by(round_number=number)
+    return tuple(_entry(row) for row in db.session.scalars(query.order_by(Dispute.id)))
+
+
+def log_by_round(game_id: str) -> dict[int, tuple[LogEntry, ...]]:
+    grouped: dict[int, list[LogEntry]] = {}
+    for entry in game_log(game_id):
+        grouped.setdefault(entry.round, []).append(entry)
+    return {number: tuple(entries) for number, entries in sorted(grouped.items())}
+
+
+def get_entry(game_id: str, entry_id: int) -> LogEntry:
+    row = db.session.get(Dispute, entry_id)
+    if row is None or row.game_id != game_id:
+        raise NotFound("there is no such check in this game")
+    return _entry(row)
+
+
+# ---------------------------------------------------------------- lay-off chains (D6)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The lay-offs of one round: the declarer's melds, each lay-off in turn, the melds now."""
+
+    start: LogEntry
+    declarer: str
+    order: tuple[str, ...]  # the other players, starting left of the declarer
+    layoffs: tuple[LogEntry, ...]
+    melds: tuple[list[str], ...]  # as they lie now (TableMeld.as_json)
+
+    @property
+    def table(self) -> tuple[tuple[Face, ...], ...]:
+        """The melds as they lie now, as the page shows them."""
+        return tuple(faces(meld) for meld in self.melds)
+
+    @property
+    def next_player(self) -> str:
+        """Who lays off next: the player of the last lay-off keeps going, else the first in order."""
+        return self.layoffs[-1].player or self.order[0] if self.layoffs else self.order[0]
+
+
+def turn_order(players: Sequence[str], declarer: str) -> tuple[str, ...]:
+    """The other players in turn order, starting left of the declarer (seat order is clockwise)."""
+    seat = list(players).index(declarer)
+    return tuple(players[(seat + step) % len(players)] for step in range(1, len(players)))
+
+
+def current_chain(game: Game, number: int) -> Chain | None:
+    """The latest chain of a round: the last valid declarer check and the lay-offs after it."""
+    entries = game_log(game.id, number)
+    starts = [entry for entry in entries if entry.kind == "declarer" and entry.result.get("table")]
+    if not starts:
+        return None
+    start = starts[-1]
+    layoffs = tuple(entry for entry in entries if entry.kind == "layoff" and entry.result.get("chain") == start.id)
+    melds: tuple[list[str], ...] = tuple(start.result["table"])
+    for entry in layoffs:
+        if entry.valid:
+            melds = tuple(entry.result["declarer"])
+    declarer = start.player or ""
+    if declarer not in game.players:
+        return None
+    return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
+
+
+def start_chain(game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "") -> Dispute:
+    """Check the declarer's melds (the declarer check) and keep them as the round's table."""
+    if not isinstance(declarer, str) or declarer not in game.players:
+        raise InvalidInput("choose the player who went out")
+    texts = clean_melds(melds)
+    at = game_table(game, number)
+    verdict = check_declarer(at, texts, discard)
+    cards = [canonical(text) for text in texts]
+    result: dict[str, Any] = {"melds": [_meld_json(view) for view in verdict.melds]}
+    if discard.strip():
+        result["discard"] = canonical(discard)
+    if verdict.table:
+        result["table"] = [list(meld) for meld in verdict.table]
+    return log_check(game, number, "declarer", cards, verdict.valid, verdict.reason, result, player=declarer)
+
+
+def _meld_json(view: MeldView) -> dict[str, Any]:
+    return {"valid": view.valid, "kind": view.kind, "reason": view.reason, "readings": list(view.readings)}
+
+
+def add_layoff(game: Game, number: int, player: object, onto: object, cards: object) -> Dispute:
+    """Judge one lay-off onto the melds as they now lie; a legal one extends them for the next player."""
+    chain = current_chain(game, number)
+    if chain is None:
+        raise InvalidInput("enter the declarer's melds first")
+    if not isinstance(player, str) or player not in chain.order:
+        raise InvalidInput("choose a player other than the one who went out")
+    if not isinstance(cards, str) or not cards.strip():
+        raise InvalidInput("enter the cards to lay off")
+    if isinstance(onto, str) and onto.strip().isdecimal():
+        onto = int(onto)
+    at = game_table(game, number)
+    answer = lay_off(at, chain.melds, onto, cards)
+    result = {"chain": chain.start.id, "onto": onto, "declarer": answer["declarer"], "code": answer["code"]}
+    return log_check(
+        game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player
+    )
+
+
+def log_melds(game: Game, number: int, melds: Sequence[object]) -> Dispute:
+    """Check melds in a game (its round's wilds and house rules) and keep the verdict."""
+    texts = clean_melds(melds)
+    at = game_table(game, number)
+    answer = check_melds(at, texts)
+    views = meld_views(answer, texts, at.info)
+    reasons = [f"Meld {index}: {view.reason}" for index, view in enumerate(views, start=1) if not view.valid]
+    result = {"melds": [_meld_json(view) for view in views]}
+    cards = [" ".join(meld["cards"]) for meld in answer["melds"]]
+    return log_check(game, number, "meld", cards, answer["valid"], " ".join(reasons) or None, result)
+
+
+def log_hand(game: Game, number: int, player: object, hand: object, declarer: Sequence[str] = ()) -> Dispute:
+    """Score a hand from its cards in a game and keep the answer."""
+    if player is not None and (not isinstance(player, str) or player not in game.players):
+        raise InvalidInput("choose one of the players")
+    if not isinstance(hand, str):
+        raise InvalidInput("enter the cards of the hand")
+    at = game_table(game, number)
+    answer = best_hand(at, hand, declarer)
+    view = hand_view(answer, at.info)
+    result = dict(answer) | {"points": view.points}
+    return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player)

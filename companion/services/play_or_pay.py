@@ -1,0 +1,309 @@
+"""Play or Pay (RULES.md section 7): a game of hands followed card by card (or settled in quick mode), and chips.
+
+No balance is ever stored: a game is rebuilt from its stored events through the engine
+(`engine.play_or_pay`) every time, so undoing an event keeps every balance consistent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from companion.errors import InvalidInput, NotFound
+from companion.models import Game, GameEvent, utc_now
+from companion.services.store import (
+    HANDS_KIND,
+    PRESETS,
+    GameSummary,
+    check_version,
+    clean_players,
+    commit,
+    engine_call,
+    is_whole,
+    preset_kind,
+    seat_of,
+    store_new_game,
+)
+from engine import play_or_pay as pop
+from engine.cards import Card, Rank, Suit
+from engine.errors import EngineError
+
+KIND = HANDS_KIND
+PLAY_OR_PAY = "play-or-pay"
+DEFAULT_CHIPS = pop.DEFAULT_CHIPS
+MAX_CHIPS = pop.MAX_CHIPS
+CHIPS_KEY = pop.CHIPS_OPTION.key
+EVENT_KINDS = ("play", "pay", "settle")
+EVENTS_REFUSED = "only a Play or Pay game takes events; this game is played in rounds"
+
+
+def is_play_or_pay(game: object) -> bool:
+    """Whether a game (or a stand-in with its variant) is a Play or Pay game."""
+    return preset_kind(getattr(game, "variant", None)) == KIND
+
+
+def starting_chips(game: Game) -> int:
+    """The stack each player of a Play or Pay game bought at the start."""
+    return int((game.money or {}).get("chips", DEFAULT_CHIPS))
+
+
+def create_play_or_pay(players: object, options: object, first_dealer: object) -> tuple[Game, str]:
+    """Start a Play or Pay game: every player buys the starting stack of chips."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidInput("options must be an object; Play or Pay has one option, chips")
+    unknown = sorted(set(options) - {"chips"})
+    if unknown:
+        raise InvalidInput(f'unknown option "{unknown[0]}"; Play or Pay has one option, chips')
+    chips = options.get("chips", DEFAULT_CHIPS)
+    if not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
+        raise InvalidInput(
+            f'option "chips" must be a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"'
+        )
+    names = clean_players(players, PRESETS[PLAY_OR_PAY])
+    engine_call(pop.verify_players, names)
+    engine_call(pop.buy_in_entries, names, chips)
+    seat = seat_of(first_dealer, names)
+    return store_new_game(PLAY_OR_PAY, {}, names, seat, {"chips": chips})
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One line of the hand screen's table."""
+
+    name: str
+    dealt: int
+    cards_left: int
+    paid: int
+    chips: int
+    is_dealer: bool
+    to_act: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """A Play or Pay game as the pages and the API show it: the engine's game state (the hand being
+    played, the hands settled, the chips), with the stored game's id, version and date."""
+
+    id: str
+    state: pop.GameState
+    version: int
+    created_at: datetime
+
+    @property
+    def name(self) -> str:
+        return PRESETS[PLAY_OR_PAY].name
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def stack(self) -> int:
+        return self.state.stack
+
+    @property
+    def first_dealer(self) -> int:
+        return self.state.first_dealer
+
+    @property
+    def hand(self) -> pop.HandState:
+        return self.state.hand
+
+    @property
+    def hands(self) -> tuple[pop.HandState, ...]:
+        return self.state.hands
+
+    @property
+    def ledger(self) -> tuple[pop.ChipEntry, ...]:
+        return self.state.ledger
+
+    @property
+    def events(self) -> int:
+        return len(self.state.events)
+
+    @property
+    def hand_events(self) -> int:
+        return self.state.hand_events
+
+    @property
+    def balances(self) -> dict[str, int]:
+        """Chips each player holds now: the ledger, less what they paid in the hand being played."""
+        return self.state.balances
+
+    @property
+    def settled_balances(self) -> dict[str, int]:
+        return self.state.settled_balances
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        return pop.deal_counts(self.players, self.hand.dealer)
+
+    @property
+    def flags(self) -> tuple[pop.Flag, ...]:
+        return self.state.flags
+
+    @property
+    def last_hand(self) -> pop.HandState | None:
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def sequence_over(self) -> bool:
+        """Whether a sequence has just ended this hand, so the player to act leads the next one."""
+        return self.hand.is_lead and bool(self.hand.played)
+
+    @property
+    def lead_suits(self) -> tuple[Suit, ...]:
+        """The suits a lead may be in: those not yet played this hand."""
+        return tuple(suit for suit in Suit if suit not in self.hand.suits_played)
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        return tuple(Rank)
+
+    def rows(self) -> list[PlayerRow]:
+        balances = self.balances
+        return [
+            PlayerRow(
+                name=name,
+                dealt=self.dealt[seat],
+                cards_left=self.hand.cards_left[seat],
+                paid=self.hand.paid[seat],
+                chips=balances[name],
+                is_dealer=seat == self.hand.dealer,
+                to_act=seat == self.hand.turn,
+            )
+            for seat, name in enumerate(self.players)
+        ]
+
+    def hand_json(self) -> dict[str, Any]:
+        hand = self.hand
+        return {
+            "number": hand.hand,
+            "dealer": self.players[hand.dealer],
+            "turn": hand.to_act,
+            "lead": hand.is_lead,
+            "needed": None if hand.needed is None else str(hand.needed),
+            "sequence_start": None if hand.sequence_start is None else str(hand.sequence_start),
+            "suits_played": [suit.value for suit in hand.suits_played],
+            "played": [str(card) for card in hand.played],
+            "dealt": dict(zip(self.players, self.dealt, strict=True)),
+            "cards_left": dict(zip(self.players, hand.cards_left, strict=True)),
+            "paid": dict(zip(self.players, hand.paid, strict=True)),
+            "pot": hand.pot,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        """The game state of the API contract for Play or Pay."""
+        return {
+            "id": self.id,
+            "variant": PLAY_OR_PAY,
+            "options": {"chips": self.stack},
+            "players": list(self.players),
+            "first_dealer": self.players[self.first_dealer],
+            "chips": self.balances,
+            "hand": self.hand_json(),
+            "hands": [hand_json(hand) for hand in self.hands],
+            "flags": [flag_json(flag, self.players) for flag in self.flags],
+            "ledger": [entry.as_json() for entry in self.ledger],
+            "events": self.events,
+            "finished": False,
+            "version": self.version,
+        }
+
+
+def hand_json(hand: pop.HandState) -> dict[str, Any]:
+    """A settled hand: its winner, and each player's chips won (+) or paid (-) in it."""
+    return {
+        "number": hand.hand,
+        "dealer": hand.players[hand.dealer],
+        "winner": None if hand.winner is None else hand.players[hand.winner],
+        "quick": not hand.played,
+        "payments": pop.chip_balances(hand.settlement, hand.players),
+        "pot": hand.pot,
+        "entries": [entry.as_json() for entry in hand.settlement],
+    }
+
+
+def flag_json(flag: pop.Flag, players: Sequence[str]) -> dict[str, Any]:
+    return {"hand": flag.hand, "player": players[flag.seat], "card": str(flag.card), "message": flag.message}
+
+
+def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
+    """Rebuild a Play or Pay game by replaying its events through the engine (and `extra`, a new one, if given)."""
+    if not is_play_or_pay(game):
+        raise InvalidInput(EVENTS_REFUSED)
+    events = [{"type": event.kind, **event.data} for event in game.events]
+    if extra is not None:
+        kind, data = extra
+        events.append({"type": kind, **data})
+    stack = starting_chips(game)
+    state = engine_call(pop.replay, tuple(game.players), stack, game.first_dealer, events)
+    return Table(id=game.id, state=state, version=game.version, created_at=game.created_at)
+
+
+def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """An event from a request body (engine.play_or_pay.Event.parse): its kind and the data stored for it.
+
+    The app takes the events of play: a card, a chip, a hand in quick mode (chip purchases are not offered).
+    """
+    if body.get("type") not in EVENT_KINDS:
+        raise InvalidInput('type must be "play", "pay" or "settle"')
+    event = engine_call(pop.Event.parse, body, tuple(game.players), ("version",))
+    data = event.to_json()
+    return str(data.pop("type")), data
+
+
+def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: object = None) -> Table:
+    """Record an event after the engine accepts it; nothing is stored when it is refused."""
+    check_version(game, expected_version)
+    after = table(game, (kind, data))
+    game.events.append(GameEvent(number=len(game.events) + 1, kind=kind, data=data))
+    game.updated_at = utc_now()
+    commit()
+    return after
+
+
+def undo_last_event(game: Game, expected_version: object = None) -> None:
+    """Take back the last event (a card, a chip, or a quick-mode hand)."""
+    check_version(game, expected_version)
+    table(game)  # refuses a game played in rounds
+    if not game.events:
+        raise NotFound("there is no event to undo yet")
+    game.events.remove(game.events[-1])
+    game.updated_at = utc_now()
+    commit()
+
+
+def summary(game: Game) -> GameSummary:
+    """A Play or Pay line of the games list: the hands settled so far."""
+    return GameSummary(
+        id=game.id,
+        name=PRESETS[PLAY_OR_PAY].name,
+        variant=PLAY_OR_PAY,
+        players=tuple(game.players),
+        rounds_played=len(table(game).hands),
+        total_rounds=0,
+        finished=False,
+        created_at=game.created_at,
+    )
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The API state of a Play or Pay game: hands and chips."""
+    return table(game).as_json()
+
+
+def format_chips(balance: int) -> str:
+    return pop.format_chips(balance)
+
+
+def card_symbol(card: object) -> str:
+    """A card as the pages show it (10♥); the text itself if it is not a card."""
+    try:
+        return Card.parse(str(card)).symbol
+    except EngineError:
+        return str(card)

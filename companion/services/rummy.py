@@ -1,0 +1,429 @@
+"""Games played in rounds (Pay Me, Three Thirteen, 3-13): the game view, and scoring, correcting
+and undoing rounds.
+
+Views and the JSON API both go through these functions, so a page and the API always agree.
+Every rule fact (schedule, wild cards, dealer, scoring, winners) comes from `engine`; this
+module only stores and arranges it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from companion.errors import InvalidInput, NotFound
+from companion.models import Game, Round, RoundRevision, utc_now
+from companion.services import disputes, pot
+from companion.services.pot import PotView
+from companion.services.store import (
+    OPTION_SPECS,
+    PRESETS,
+    ROUNDS_KIND,
+    RUMMY_PRESETS,
+    GameSummary,
+    check_version,
+    clean_players,
+    commit,
+    engine_call,
+    preset_kind,
+    rules_for,
+    seat_of,
+    store_new_game,
+)
+from engine.rules import DeckRow, Preset, RuleSet
+from engine.schedule import RoundInfo, dealer_seat, first_player_seat, schedule
+from engine.scoring import (
+    Standing,
+    next_first_dealer,
+    round_points,
+    standings,
+    totals,
+    verify_round_scores,
+    winners,
+)
+
+KIND = ROUNDS_KIND
+JOKER_SYMBOL = "🃏"
+ROUNDS_REFUSED = "Play or Pay is played in hands, not rounds"
+
+
+# ---------------------------------------------------------------- view models
+
+
+@dataclass(frozen=True)
+class WildCard:
+    """A wild card as the pages show it: a joker, or a rank in every suit."""
+
+    token: str
+    symbol: str
+    is_joker: bool
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """What the table needs to know to deal and play a round."""
+
+    number: int
+    cards: int
+    wild_tokens: tuple[str, ...]
+    wild_words: str
+    wild_cards: tuple[WildCard, ...]
+    multiplier: int
+    dealer: str
+    first_player: str
+    decks: int
+    jokers: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "cards": self.cards,
+            "wild": list(self.wild_tokens),
+            "multiplier": self.multiplier,
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "decks": self.decks,
+            "jokers": self.jokers,
+        }
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """A scored round: card points entered and sheet points after the multiplier."""
+
+    plan: RoundPlan
+    went_out: str
+    scores: dict[str, int]
+    points: dict[str, int]
+    corrected: bool
+    hands: dict[str, str] | None = None  # the cards entered, when the engine scored them (issue 5)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.plan.number,
+            "cards": self.plan.cards,
+            "wild": list(self.plan.wild_tokens),
+            "multiplier": self.plan.multiplier,
+            "dealer": self.plan.dealer,
+            "went_out": self.went_out,
+            "scores": dict(self.scores),
+            "points": dict(self.points),
+            **({"hands": dict(self.hands)} if self.hands else {}),
+        }
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """Earlier values of a round, kept when it was corrected or undone."""
+
+    number: int
+    action: str
+    went_out: str
+    scores: dict[str, int]
+    changed_at: datetime
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    key: str
+    title: str
+    value: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything a page or the API shows about a game, computed by the engine."""
+
+    id: str
+    variant: str
+    name: str
+    preset: Preset
+    options: dict[str, Any]
+    option_rows: tuple[OptionRow, ...]
+    players: tuple[str, ...]
+    total_rounds: int
+    rounds: tuple[PlayedRound, ...]
+    totals: dict[str, int]
+    standings: tuple[Standing, ...]
+    next_round: RoundPlan | None
+    finished: bool
+    winners: tuple[str, ...]
+    history: tuple[HistoryEntry, ...]
+    version: int
+    created_at: datetime
+    pot: PotView | None = None
+
+    @property
+    def last_round(self) -> int:
+        return len(self.rounds)
+
+    def as_json(self) -> dict[str, Any]:
+        """The game state of the API contract."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "options": self.options,
+            "players": list(self.players),
+            "rounds": [played.as_json() for played in self.rounds],
+            "totals": dict(self.totals),
+            "next_round": self.next_round.as_json() if self.next_round else None,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "version": self.version,
+            "pot": self.pot.as_json() if self.pot else None,
+        }
+
+
+@dataclass(frozen=True)
+class VariantChoice:
+    """A preset offered on the new-game page."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+    wild_text: str
+
+
+# ---------------------------------------------------------------- engine calls
+
+
+def variant_choices() -> tuple[VariantChoice, ...]:
+    return tuple(
+        VariantChoice(p.id, p.name, p.min_players, p.max_players, p.summary, p.wild_text)
+        for p in (PRESETS[preset_id] for preset_id in RUMMY_PRESETS)
+    )
+
+
+def preset_defaults(variant: str) -> dict[str, Any]:
+    """The preset's default options as JSON values (for the new-game form)."""
+    return {**rules_for(variant, None).options.as_json(), **pot.pot_defaults(variant)}
+
+
+def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
+    return tuple(
+        WildCard(token, JOKER_SYMBOL if token == "JK" else token, token == "JK") for token in info.wild_tokens
+    )
+
+
+def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: DeckRow) -> RoundPlan:
+    count = len(players)
+    return RoundPlan(
+        number=info.number,
+        cards=info.cards,
+        wild_tokens=info.wild_tokens,
+        wild_words=info.wild_words,
+        wild_cards=_wild_cards(info),
+        multiplier=info.multiplier,
+        dealer=players[dealer_seat(first_dealer, info.number, count)],
+        first_player=players[first_player_seat(first_dealer, info.number, count)],
+        decks=table.decks,
+        jokers=table.jokers,
+    )
+
+
+def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int]) -> PlayedRound:
+    scores = {name: stored.scores[name] for name in players}
+    return PlayedRound(
+        plan, stored.went_out, scores, round_points(scores, plan.multiplier), stored.number in corrected, stored.hands
+    )
+
+
+def _history(revision: RoundRevision, players: Sequence[str]) -> HistoryEntry:
+    scores = {name: revision.scores[name] for name in players if name in revision.scores}
+    return HistoryEntry(revision.number, revision.action, revision.went_out, scores, revision.changed_at)
+
+
+def build_view(game: Game) -> GameView:
+    """The full state of a game, every rule fact from the engine."""
+    verify_rounds(game)
+    rules = rules_for(game.variant, game.options)
+    players = tuple(game.players)
+    table = rules.preset.table_for(len(players))
+    plans = [_plan(info, players, game.first_dealer, table) for info in schedule(rules)]
+    corrected = {revision.number for revision in game.revisions if revision.action == "corrected"}
+    played = tuple(_played(stored, plans[stored.number - 1], players, corrected) for stored in game.rounds)
+    running = totals(players, [item.points for item in played])
+    finished = len(played) >= rules.rounds
+    options = rules.options.as_json()
+    return GameView(
+        id=game.id,
+        variant=rules.preset.id,
+        name=rules.preset.name,
+        preset=rules.preset,
+        options=pot.state_options(game, options),
+        option_rows=tuple(
+            OptionRow(key, spec.title, spec.label(options[key]), spec.effect) for key, spec in OPTION_SPECS.items()
+        ),
+        players=players,
+        total_rounds=rules.rounds,
+        rounds=played,
+        totals=running,
+        standings=tuple(standings(running)),
+        next_round=None if finished else plans[len(played)],
+        finished=finished,
+        winners=tuple(winners(running)) if finished else (),
+        history=tuple(_history(revision, players) for revision in reversed(game.revisions)),
+        version=game.version,
+        created_at=game.created_at,
+        pot=pot.pot_view(game, running, finished),
+    )
+
+
+# ---------------------------------------------------------------- reading
+
+
+def summary(game: Game) -> GameSummary:
+    """A line of the games list: the rounds played of all."""
+    rules = rules_for(game.variant, game.options)
+    return GameSummary(
+        id=game.id,
+        name=rules.preset.name,
+        variant=game.variant,
+        players=tuple(game.players),
+        rounds_played=len(game.rounds),
+        total_rounds=rules.rounds,
+        finished=game.finished,
+        created_at=game.created_at,
+    )
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The API state of a game played in rounds."""
+    return build_view(game).as_json()
+
+
+def verify_rounds(game: Game) -> None:
+    """Refuse round writes on a game that is not played in rounds."""
+    if preset_kind(game.variant) != KIND:
+        raise InvalidInput(ROUNDS_REFUSED)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def create_game(
+    variant: object, players: object, options: object = None, first_dealer: object = None
+) -> tuple[Game, str]:
+    """Start a game played in rounds; returns it with its secret edit key (only a hash is stored)."""
+    if not isinstance(variant, str):
+        raise InvalidInput("variant must be a preset id such as pay-me")
+    options, stakes = pot.split_options(variant, options)
+    if options is not None and not isinstance(options, dict):
+        raise InvalidInput("options must be an object of house-rule options")
+    rules = rules_for(variant, options)
+    names = clean_players(players, rules.preset)
+    seat = seat_of(first_dealer, names)
+    return _store_new_game(rules, names, seat, stakes)
+
+
+def _store_new_game(
+    rules: RuleSet, players: list[str], first_dealer: int, stakes: dict[str, Any] | None = None
+) -> tuple[Game, str]:
+    return store_new_game(rules.preset.id, rules.options.as_json(), players, first_dealer, stakes)
+
+
+def rematch(game: Game) -> tuple[Game, str]:
+    """A new game with the same players and options; the next dealer deals first."""
+    if not game.finished:
+        raise InvalidInput("a rematch can start only when the game is over")
+    rules = rules_for(game.variant, game.options)
+    seat = next_first_dealer(game.first_dealer, len(game.rounds), len(game.players))
+    return _store_new_game(rules, list(game.players), seat, game.money)
+
+
+def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, int]:
+    if not isinstance(went_out, str):
+        raise InvalidInput("went_out must be the name of the player who went out")
+    if not isinstance(scores, dict):
+        raise InvalidInput("scores must be an object of card points by player name")
+    checked: dict[str, int] = engine_call(verify_round_scores, list(game.players), went_out, scores)
+    return checked
+
+
+def add_round(
+    game: Game, went_out: object, scores: object, expected_version: object = None, hands: object = None,
+    declarer: object = None, second_discards: object = None,
+) -> None:
+    """Score the next round; players in `hands` are scored from their cards (companion.services.disputes)."""
+    check_version(game, expected_version)
+    verify_rounds(game)
+    rules = rules_for(game.variant, game.options)
+    if len(game.rounds) >= rules.rounds:
+        raise InvalidInput(f"the game is over: all {rules.rounds} rounds are scored")
+    scores, kept = _scores_from_hands(game, len(game.rounds) + 1, went_out, scores, hands, declarer)
+    checked = _verified_scores(game, went_out, scores)
+    pickups = pot.verify_second_discards(game, second_discards)
+    game.rounds.append(
+        Round(number=len(game.rounds) + 1, went_out=went_out, scores=checked, hands=kept, second_discards=pickups)
+    )
+    _touch(game, rules)
+    commit()
+
+
+def correct_round(
+    game: Game, number: int, went_out: object, scores: object, expected_version: object = None,
+    hands: object = None, declarer: object = None, second_discards: object = None,
+) -> None:
+    """Correct an earlier round; its previous values go into the history (second discards left out stay)."""
+    check_version(game, expected_version)
+    verify_rounds(game)
+    stored = next((item for item in game.rounds if item.number == number), None)
+    if stored is None:
+        raise NotFound(f"round {number} has not been played in this game")
+    scores, kept = _scores_from_hands(game, number, went_out, scores, hands, declarer)
+    checked = _verified_scores(game, went_out, scores)
+    if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
+        kept = stored.hands  # the same scores typed again: the cards entered still back them
+    pickups = stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards)
+    if (stored.went_out, stored.scores, stored.hands, stored.second_discards) == (went_out, checked, kept, pickups):
+        return
+    game.revisions.append(
+        RoundRevision(
+            number=number, action="corrected", went_out=stored.went_out, scores=dict(stored.scores), hands=stored.hands,
+            second_discards=stored.second_discards,
+        )
+    )
+    stored.went_out = str(went_out)
+    stored.scores = checked
+    stored.hands = kept
+    stored.second_discards = pickups
+    _touch(game, rules_for(game.variant, game.options))
+    commit()
+
+
+def undo_last_round(game: Game, expected_version: object = None) -> None:
+    """Remove the last round; its values go into the history."""
+    check_version(game, expected_version)
+    verify_rounds(game)
+    if not game.rounds:
+        raise NotFound("there is no round to undo yet")
+    last = game.rounds[-1]
+    game.revisions.append(
+        RoundRevision(
+            number=last.number, action="undone", went_out=last.went_out, scores=dict(last.scores), hands=last.hands,
+            second_discards=last.second_discards,
+        )
+    )
+    game.rounds.remove(last)
+    _touch(game, rules_for(game.variant, game.options))
+    commit()
+
+
+def _scores_from_hands(
+    game: Game, number: int, went_out: object, scores: object, hands: object, declarer: object
+) -> tuple[object, dict[str, str] | None]:
+    """Scores with the players whose cards were entered scored by the engine, and the cards to keep."""
+    if hands is None and declarer is None:
+        return scores, None
+    return disputes.score_hands(game, number, went_out, scores, hands, declarer)
+
+
+def _touch(game: Game, rules: RuleSet) -> None:
+    """Mark the game changed, so its version is checked and raised on commit."""
+    game.updated_at = utc_now()
+    game.finished = len(game.rounds) >= rules.rounds

@@ -1,0 +1,391 @@
+"""Printable score sheets: a played game, a blank sheet for pen and paper, a Play or Pay chip tally.
+
+Each sheet is an HTML page (templates/sheets/) styled by static/css/print.css, and a PDF made from
+the same page and the same stylesheet by WeasyPrint. The functions take plain data (the game state
+the API returns), never the app's models, so they work with or without Flask.
+
+From a Flask view, render the same templates with the context functions::
+
+    render_template("sheets/game_sheet.html", **game_sheet_context(state, "a4"),
+                    stylesheet_href=url_for("static", filename="css/print.css"))
+
+Layout: A4 or US Letter; portrait up to 6 players, landscape beyond.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from companion.services.chart import PALETTE, score_chart_svg
+from companion.services.store import HANDS_KIND
+from engine.pot import format_cents
+from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.schedule import schedule
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+PRINT_CSS = ROOT / "static" / "css" / "print.css"
+STYLESHEET_HREF = "/static/css/print.css"
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+PORTRAIT_MAX_PLAYERS = 6
+BLANK_COLUMNS = 4  # a blank sheet with no names gets this many blank name boxes
+CHIP_HANDS = 20
+KNOCKING_VARIANTS = frozenset({"3-13"})  # 3-13 calls going out "knocking": a box around the cell
+WILD_LABELS = {"JK": "Jkr"}
+LEDGER_KINDS = {
+    "ante": "Antes",
+    "second_discard": "Second discards",
+    "knock": "Knocks",
+    "booby": "Booby prize",
+    "payout": "Payout",
+}
+
+
+# --- page layout ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    """A sheet's paper and orientation; `name` is the CSS named page (print.css)."""
+
+    paper: str
+    landscape: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.paper}-{'landscape' if self.landscape else 'portrait'}"
+
+    @property
+    def description(self) -> str:
+        return f"{PAPERS[self.paper]} {'landscape' if self.landscape else 'portrait'}"
+
+
+def page_layout(paper: str, players: int) -> Page:
+    """The page for a sheet: portrait up to 6 players, landscape beyond.
+
+    >>> page_layout("A4", 7).name
+    'a4-landscape'
+    >>> page_layout("legal", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: paper must be "a4" or "letter", not "legal".
+    """
+    key = str(paper).strip().lower()
+    if key not in PAPERS:
+        raise ValueError(f'paper must be "a4" or "letter", not "{paper}".')
+    return Page(key, players > PORTRAIT_MAX_PLAYERS)
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _render(template: str, context: Mapping[str, Any], stylesheet_href: str | None) -> str:
+    return _environment().get_template(template).render(**context, stylesheet_href=stylesheet_href)
+
+
+@lru_cache(maxsize=2)
+def _stylesheet(modified: float) -> Any:
+    import weasyprint  # type: ignore[import-untyped]  # imported late: the HTML views do not need it
+
+    return weasyprint.CSS(filename=str(PRINT_CSS))
+
+
+def _pdf(template: str, context: Mapping[str, Any]) -> bytes:
+    """The page as a PDF: the same template, with print.css read from disk and given to WeasyPrint."""
+    import weasyprint
+
+    html = _render(template, context, stylesheet_href=None)
+    stylesheet = _stylesheet(PRINT_CSS.stat().st_mtime)
+    return bytes(weasyprint.HTML(string=html, base_url=str(ROOT)).write_pdf(stylesheets=[stylesheet]))
+
+
+# --- shared pieces ----------------------------------------------------------------------------
+
+
+def wild_label(tokens: Sequence[str]) -> str:
+    """The wild cards of a round for the sheet: ranks as written, jokers as "Jkr".
+
+    >>> wild_label(["JK", "2", "3"])
+    'Jkr, 2, 3'
+    """
+    return ", ".join(WILD_LABELS.get(token, token) for token in tokens) or "none"
+
+
+def _option_value(kind: str, value: Any) -> str:
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind == "rounds":
+        rounds = [str(number) for number in value]
+        return "rounds " + ", ".join(rounds) if rounds else "none"
+    return str(value).replace("_", " ")
+
+
+def changed_options(rules: RuleSet) -> list[dict[str, str]]:
+    """The options that differ from the preset's defaults, as titles and values in words.
+
+    >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
+    [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
+    """
+    defaults = rules.preset.defaults.as_json()
+    chosen = rules.options.as_json()
+    return [
+        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
+        for key, spec in OPTION_SPECS.items()
+        if chosen[key] != defaults[key]
+    ]
+
+
+def sheet_date(created_at: object) -> str:
+    """The game's date as YYYY-MM-DD, from an ISO date string; today when missing or unreadable.
+
+    >>> sheet_date("2026-11-21T08:49:03+00:00")
+    '2026-11-21'
+    """
+    if isinstance(created_at, str):
+        try:
+            return datetime.fromisoformat(created_at).date().isoformat()
+        except ValueError:
+            pass
+    return date.today().isoformat()
+
+
+def _player_headers(names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each seat's name; `swatch` is the CSS class of its chart colour (print.css .seat-N)."""
+    return [{"name": name, "swatch": f"seat-{seat % len(PALETTE)}"} for seat, name in enumerate(names)]
+
+
+# --- the game sheet ---------------------------------------------------------------------------
+
+
+def _first_dealer_seat(state: Mapping[str, Any], players: Sequence[str]) -> int | None:
+    """The seat that dealt round 1, worked out from any round that names its dealer (the deal passes left)."""
+    for known in [*state.get("rounds", []), state.get("next_round") or {}]:
+        dealer, number = known.get("dealer"), known.get("round")
+        if dealer in players and isinstance(number, int):
+            return (players.index(dealer) - (number - 1)) % len(players)
+    return None
+
+
+def _score_cell(played: Mapping[str, Any], name: str, dealer: str | None, running: dict[str, int]) -> dict[str, Any]:
+    """One player's cell of a round; adds the round's points to `running`."""
+    points = (played.get("points") or {}).get(name)
+    if points is not None:
+        running[name] += int(points)
+    return {
+        "points": None if points is None else int(points),
+        "total": None if points is None else running[name],
+        "dealer": name == dealer,
+        "went_out": bool(played) and played.get("went_out") == name,
+    }
+
+
+def _score_rows(state: Mapping[str, Any], rules: RuleSet, players: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per round of the schedule; the rounds not played yet have empty cells (and their dealer)."""
+    played_rounds = {played.get("round"): played for played in state.get("rounds", [])}
+    first_dealer = _first_dealer_seat(state, players)
+    running = dict.fromkeys(players, 0)
+    rows = []
+    for info in schedule(rules):
+        played = played_rounds.get(info.number, {})
+        dealer = None if first_dealer is None else players[(first_dealer + info.number - 1) % len(players)]
+        dealer = played.get("dealer", dealer)
+        rows.append(
+            {
+                "number": info.number,
+                "cards": info.cards,
+                "wild": wild_label(info.wild_tokens),
+                "multiplier": info.multiplier,
+                "played": bool(played),
+                "cells": [_score_cell(played, name, dealer, running) for name in players],
+            }
+        )
+    return rows
+
+
+def _totals(state: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], players: Sequence[str]) -> list[int | None]:
+    given = state.get("totals") or {}
+    computed = {name: sum(row["cells"][seat]["points"] or 0 for row in rows) for seat, name in enumerate(players)}
+    if not any(row["played"] for row in rows) and not given:
+        return [None for _ in players]
+    return [int(given.get(name, computed[name])) for name in players]
+
+
+def pot_summary(pot: Mapping[str, Any] | None, players: Sequence[str]) -> dict[str, Any] | None:
+    """The pot ledger summed by kind for each player, from the player's side (money in is positive)."""
+    if not pot:
+        return None
+    sums: dict[str, dict[str, int]] = {}
+    for entry in pot.get("ledger", []):
+        if entry.get("player") in players:
+            by_player = sums.setdefault(str(entry.get("kind")), dict.fromkeys(players, 0))
+            by_player[entry["player"]] -= int(entry.get("amount", 0))
+    rows = [
+        {
+            "label": LEDGER_KINDS.get(kind, kind.replace("_", " ").capitalize()),
+            "amounts": _cents_row(sums[kind], players),
+        }
+        for kind in [*LEDGER_KINDS, *sorted(set(sums) - set(LEDGER_KINDS))]
+        if kind in sums
+    ]
+    net = pot.get("net") or {}
+    return {
+        "balance": format_cents(int(pot.get("balance", 0))),
+        "rows": rows,
+        "net": _cents_row({name: int(net.get(name, 0)) for name in players}, players),
+    }
+
+
+def _cents_row(amounts: Mapping[str, int], players: Sequence[str]) -> list[str]:
+    return [format_cents(amounts[name]) if amounts[name] else "–" for name in players]
+
+
+def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str, Any]:
+    """What templates/sheets/game_sheet.html shows for a game state (the API's JSON)."""
+    players = [str(name) for name in state.get("players", [])]
+    rules = rule_set(str(state.get("variant")), state.get("options") or {})
+    page = page_layout(paper, len(players))
+    rows = _score_rows(state, rules, players)
+    return {
+        "page": page,
+        "title": f"{rules.preset.name} score sheet",
+        "preset": rules.preset,
+        "game_id": state.get("id"),
+        "date": sheet_date(state.get("created_at")),
+        "options": changed_options(rules),
+        "players": _player_headers(players),
+        "rows": rows,
+        "totals": _totals(state, rows, players),
+        "winners": [str(name) for name in state.get("winners", [])],
+        "finished": bool(state.get("finished")),
+        "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
+        "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        "pot": pot_summary(state.get("pot"), players),
+        "chart": Markup(score_chart_svg(state)),
+    }
+
+
+def game_sheet_html(state: Mapping[str, Any], paper: str = "a4", *, stylesheet_href: str = STYLESHEET_HREF) -> str:
+    """The score sheet of a game as an HTML page linking print.css."""
+    return _render("sheets/game_sheet.html", game_sheet_context(state, paper), stylesheet_href)
+
+
+def game_sheet_pdf(state: Mapping[str, Any], paper: str = "a4") -> bytes:
+    """The score sheet of a game as a PDF: players across, rounds down, totals, winners, chart."""
+    return _pdf("sheets/game_sheet.html", game_sheet_context(state, paper))
+
+
+# --- blank sheets for pen and paper -----------------------------------------------------------
+
+
+def _seat_names(players: Sequence[str] | None, preset: Preset) -> list[str]:
+    """The names to print, blanks allowed; no names at all means BLANK_COLUMNS blank columns."""
+    names = [str(player).strip() for player in players or []] or [""] * BLANK_COLUMNS
+    verify_player_count(preset, len(names))
+    return names
+
+
+def blank_sheet_context(
+    variant: str, players: Sequence[str] | None = None, paper: str = "a4", options: Mapping[str, object] | None = None
+) -> dict[str, Any]:
+    """What templates/sheets/blank_sheet.html shows: the schedule pre-printed, the score cells empty."""
+    rules = rule_set(variant, options or {})
+    names = _seat_names(players, rules.preset)
+    rows = [
+        {
+            "number": info.number,
+            "cards": info.cards,
+            "wild": wild_label(info.wild_tokens),
+            "multiplier": info.multiplier,
+        }
+        for info in schedule(rules)
+    ]
+    return {
+        "page": page_layout(paper, len(names)),
+        "title": f"{rules.preset.name} score sheet",
+        "preset": rules.preset,
+        "options": changed_options(rules),
+        "players": _player_headers(names),
+        "rows": rows,
+        "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
+    }
+
+
+def chip_tally_context(
+    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS
+) -> dict[str, Any]:
+    """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player."""
+    preset = get_preset("play-or-pay")
+    names = _seat_names(players, preset)
+    if not 1 <= hands <= 60:
+        raise ValueError(f"a chip tally takes 1 to 60 hands, not {hands}.")
+    return {
+        "page": page_layout(paper, len(names)),
+        "title": f"{preset.name} chip tally",
+        "preset": preset,
+        "players": _player_headers(names),
+        "hands": list(range(1, hands + 1)),
+    }
+
+
+def _is_chip_game(variant: str) -> bool:
+    return get_preset(variant).kind == HANDS_KIND
+
+
+def blank_sheet_html(
+    variant: str,
+    players: Sequence[str] | None = None,
+    paper: str = "a4",
+    options: Mapping[str, object] | None = None,
+    *,
+    stylesheet_href: str = STYLESHEET_HREF,
+) -> str:
+    """A blank score sheet as HTML; for Play or Pay, the chip tally."""
+    if _is_chip_game(variant):
+        return chip_tally_html(players, paper, stylesheet_href=stylesheet_href)
+    return _render("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper, options), stylesheet_href)
+
+
+def blank_sheet_pdf(
+    variant: str, players: Sequence[str] | None = None, paper: str = "a4", options: Mapping[str, object] | None = None
+) -> bytes:
+    """A blank score sheet as a PDF, to play with pen and paper; for Play or Pay, the chip tally (no options)."""
+    if _is_chip_game(variant):
+        return chip_tally_pdf(players, paper)
+    return _pdf("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper, options))
+
+
+def chip_tally_html(
+    players: Sequence[str] | None = None,
+    paper: str = "a4",
+    hands: int = CHIP_HANDS,
+    *,
+    stylesheet_href: str = STYLESHEET_HREF,
+) -> str:
+    """The Play or Pay chip tally sheet as HTML."""
+    return _render("sheets/chip_tally.html", chip_tally_context(players, paper, hands), stylesheet_href)
+
+
+def chip_tally_pdf(players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS) -> bytes:
+    """The Play or Pay chip tally sheet as a PDF: hands down, chips paid and running balance across."""
+    return _pdf("sheets/chip_tally.html", chip_tally_context(players, paper, hands))

@@ -1,0 +1,223 @@
+"""Reading and writing games, shared by every kind of game: ids, edit keys, players, versions, commits.
+
+Also the engine calls every service shares (`engine_call`, `rules_for`) and the presets' catalogue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.exc import StaleDataError
+
+from companion.errors import Conflict, InvalidInput, NotFound
+from companion.extensions import db
+from companion.models import Game, utc_now
+from engine.cards import Suit
+from engine.errors import EngineError
+from engine.rules import (
+    OPTION_SPECS,
+    PRESETS,
+    RUMMY_PRESETS,
+    OptionSpec,
+    Preset,
+    RuleSet,
+    rule_set,
+    verify_player_count,
+)
+from engine.schedule import schedule
+
+__all__ = ["OPTION_SPECS", "PRESETS", "RUMMY_PRESETS", "OptionSpec", "Preset", "RuleSet"]
+
+ROUNDS_KIND = "rummy"
+"""The preset kind (engine.rules.Preset.kind) of games played in rounds: Pay Me, Three Thirteen, 3-13."""
+HANDS_KIND = "stops"
+"""The preset kind of games played in hands, card by card: Play or Pay."""
+MAX_NAME_LENGTH = 40
+SUITS: tuple[tuple[str, bool], ...] = tuple((suit.symbol, suit.is_red) for suit in Suit)
+"""Each suit's symbol and whether it is red, for the pages."""
+
+_T = TypeVar("_T")
+
+
+# ---------------------------------------------------------------- engine calls
+
+
+def engine_call(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """Call the engine; its errors become InvalidInput with the engine's own sentence (on one line)."""
+    try:
+        return call(*args, **kwargs)
+    except EngineError as error:
+        raise InvalidInput(" ".join(str(error).split())) from error
+
+
+def rules_for(variant: str, options: Mapping[str, object] | None) -> RuleSet:
+    """The rule set of a rummy preset with option overrides (InvalidInput if they are bad)."""
+    rules: RuleSet = engine_call(rule_set, variant, dict(options or {}))
+    engine_call(schedule, rules)  # refuses presets that are not played in rounds
+    return rules
+
+
+def preset_kind(variant: object) -> str | None:
+    """The kind of a preset ("rummy", "stops"), or None for an unknown variant."""
+    preset = PRESETS.get(variant) if isinstance(variant, str) else None
+    return preset.kind if preset is not None else None
+
+
+def is_whole(value: object) -> bool:
+    """Whether a JSON value is a whole number (true and false are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ---------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line of the games list."""
+
+    id: str
+    name: str
+    variant: str
+    players: tuple[str, ...]
+    rounds_played: int
+    total_rounds: int
+    finished: bool
+    created_at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "players": list(self.players),
+            "rounds_played": self.rounds_played,
+            "finished": self.finished,
+        }
+
+
+def get_game(game_id: str) -> Game:
+    # One statement reads the game and its rounds, so a write checks the rounds of the very
+    # version it will update (read apart, another phone's write could land in between).
+    if len(game_id) > 32 or "\x00" in game_id:  # PostgreSQL refuses NUL in text: not an id, not a 500
+        raise NotFound("there is no game with that id")
+    game = db.session.get(Game, game_id, options=[joinedload(Game.rounds)], populate_existing=True)
+    if game is None:
+        raise NotFound("there is no game with that id")
+    return game
+
+
+# ---------------------------------------------------------------- edit keys
+
+
+def hash_key(key: str) -> str:
+    """The stored form of an edit key (only the hash is kept)."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_matches(game: Game, key: str) -> bool:
+    """Whether a presented edit key is the game's (constant-time comparison)."""
+    return hmac.compare_digest(hash_key(key), game.edit_key_hash)
+
+
+def regenerate_key(game: Game) -> str:
+    """Replace the game's edit key: the old key stops working at once. Returns the new key."""
+    key = secrets.token_urlsafe(24)
+    game.edit_key_hash = hash_key(key)
+    game.updated_at = utc_now()
+    commit()
+    return key
+
+
+# ---------------------------------------------------------------- writing
+
+
+def clean_players(players: object, preset: Preset) -> list[str]:
+    """Player names in seat order: trimmed, non-empty, unique, at most 40 characters."""
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise InvalidInput("players must be a list of names")
+    # One spelling per name: "Åsa" typed as one character or as A plus a ring is the same player.
+    names = [unicodedata.normalize("NFC", name).strip() for name in players]
+    if any(not name for name in names):
+        raise InvalidInput("every player needs a name")
+    for name in names:
+        if not name.isprintable():
+            raise InvalidInput("a player's name cannot hold a line break or another control character")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidInput(f'the name "{name[:20]}…" is longer than {MAX_NAME_LENGTH} characters')
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise InvalidInput(f'"{name}" is in the list twice; give each player a different name')
+        seen.add(name.casefold())
+    engine_call(verify_player_count, preset, len(names))
+    return names
+
+
+def seat_of(first_dealer: object, players: Sequence[str]) -> int:
+    """The first dealer's seat: a player's name, or a random seat for None."""
+    if first_dealer is None:
+        return secrets.randbelow(len(players))
+    if not isinstance(first_dealer, str):
+        raise InvalidInput("first_dealer must be a player's name")
+    name = unicodedata.normalize("NFC", first_dealer).strip()
+    if name not in players:
+        raise InvalidInput(f'the first dealer "{name}" is not one of the players')
+    return players.index(name)
+
+
+def store_new_game(
+    variant: str, options: dict[str, Any], players: list[str], first_dealer: int, money: dict[str, Any] | None
+) -> tuple[Game, str]:
+    """Store a new game under a new id; returns it with its secret edit key (only a hash is stored)."""
+    key = secrets.token_urlsafe(24)
+    game = Game(
+        id=secrets.token_urlsafe(12),
+        variant=variant,
+        options=options,
+        players=players,
+        first_dealer=first_dealer,
+        edit_key_hash=hash_key(key),
+        finished=False,
+        money=money,
+    )
+    db.session.add(game)
+    commit()
+    return game, key
+
+
+def check_version(game: Game, expected: object) -> None:
+    """Refuse a write made on another version of the game than the stored one (Conflict)."""
+    if expected is None:
+        return
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise InvalidInput("version must be a whole number")
+    if expected != game.version:
+        raise Conflict("the game changed since you loaded it; reload it and try again")
+
+
+def delete_game(game: Game, expected_version: object = None) -> None:
+    check_version(game, expected_version)
+    db.session.delete(game)
+    commit()
+
+
+def forget_reads() -> None:
+    """Drop what this request read (after a refused write), so the next read sees what is stored now."""
+    db.session.rollback()
+
+
+def commit() -> None:
+    """Commit the session; a concurrent write (stale version, duplicate round) is a Conflict."""
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError) as error:
+        db.session.rollback()
+        raise Conflict("someone else changed this game at the same moment; reload it and try again") from error

@@ -1,0 +1,60 @@
+"""The links and QR codes that share a game with the other phones at the table.
+
+- Every phone showing a game sees a QR code of its plain address (view only).
+- A browser holding the game's edit key also sees a QR code of the join link
+  ``/games/<id>/join?key=<edit key>`` (companion.sharing.routes). Only a hash of the key is
+  stored on the server, so this code is made from the key in the current browser's cookie.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import segno
+from flask import request, url_for
+from markupsafe import Markup
+
+from companion.keys import KEY_COOKIE
+from companion.lan import lan_address
+
+JOIN_PARAMETER = "key"
+
+
+def share_url(game_id: str) -> str:
+    """The game's address for the other phones: this computer's LAN address when opened locally."""
+    parts = urlsplit(url_for("games.game_page", game_id=game_id, _external=True))
+    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+        parts = parts._replace(netloc=lan_address() + (f":{parts.port}" if parts.port else ""))
+    return urlunsplit(parts)
+
+
+def qr_svg(data: str, title: str) -> Markup:
+    """A QR code as inline SVG: black on white (scannable in dark mode too), sized by CSS."""
+    code = segno.make(data, error="m")
+    svg = code.svg_inline(dark="#000", light="#fff", omitsize=True, svgclass="qr-code", lineclass=None, title=title)
+    return Markup(svg)  # made by segno from a URL; the title is ours
+
+
+def join_url(share_url: str, key: str) -> str:
+    """The address that hands the edit key to another phone.
+
+    >>> join_url("http://192.168.1.23:5000/games/abc", "k-1_x")
+    'http://192.168.1.23:5000/games/abc/join?key=k-1_x'
+    """
+    return share_url.rstrip("/") + "/join?" + urlencode({JOIN_PARAMETER: key})
+
+
+def share_codes(share_url: str, can_edit: bool) -> dict[str, Any]:
+    """The QR codes of the game page: view only for everyone, the edit link for a key holder."""
+    codes: dict[str, Any] = {
+        "view_url": share_url,
+        "view_svg": qr_svg(share_url, "QR code of the view-only address"),
+        "edit_url": None,
+        "edit_svg": None,
+    }
+    key = request.cookies.get(KEY_COOKIE)
+    if can_edit and key:
+        codes["edit_url"] = join_url(share_url, key)
+        codes["edit_svg"] = qr_svg(codes["edit_url"], "QR code of the edit link")
+    return codes
