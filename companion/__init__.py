@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import Flask
 
+from companion import paths
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,8 +24,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         __name__,
         instance_path=instance_path,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(paths.templates_folder()),
+        static_folder=str(paths.static_folder()),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -50,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
 
     db.init_app(app)
     configure_engines(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True, compare_type=True)
+    migrate.init_app(app, db, directory=str(paths.migrations_folder()), render_as_batch=True, compare_type=True)
     csrf.init_app(app)
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
