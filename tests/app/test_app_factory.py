@@ -95,7 +95,7 @@ def test_serve_script_is_valid_bash_and_serves_through_gunicorn_on_every_address
     subprocess.run(["bash", "-n", str(script)], check=True)
     content = script.read_text()
     assert "pip install" in content and "-e ." in content
-    assert "sha256sum pyproject.toml" in content  # the install is skipped while pyproject.toml is unchanged
+    assert 'cmp -s pyproject.toml "$installed"' in content  # the install is skipped while pyproject.toml is unchanged
     assert "gunicorn --config scripts/serve_gunicorn.py --preload" in content
     assert '--bind "0.0.0.0:${PORT}"' in content and 'PORT="${PORT:-5000}"' in content
 
