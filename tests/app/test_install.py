@@ -122,6 +122,12 @@ def test_the_wheel_carries_templates_static_files_and_migrations(wheel: Path) ->
     missing = [name for name in EXPECTED_IN_WHEEL if name not in names]
     assert missing == []
     assert any(re.fullmatch(r"companion/migrations/versions/\w+\.py", name) for name in names)
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for package in ("engine", "companion")
+        for path in (ROOT / package).rglob("*.py")
+    }
+    assert modules - names == set()  # every module, subpackages' too
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in names if name.startswith(("tests/", "templates/", "static/", "migrations/"))]
 
