@@ -3,8 +3,9 @@
 `bash serve` starts gunicorn with ``--preload`` (the app is loaded once, in gunicorn's master
 process, before the worker is forked) and this file as its config. ``on_starting`` then runs
 what ``flask --app companion db upgrade`` would run, on that already loaded app, before gunicorn
-listens: one Python start-up and one import of the app instead of two, which halves a restart.
-If a migration fails, gunicorn stops with the error and serves nothing. Once gunicorn listens,
+listens: one Python start-up and one import of the app instead of two (a separate
+`flask db upgrade` takes about a second). If a migration fails, gunicorn exits with the error
+(status 1) and serves nothing. Once gunicorn listens,
 ``when_ready`` prints the addresses for this computer and for the phones at the table.
 """
 
