@@ -29,6 +29,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         extensions,
         games,
         keys,
+        paths,
         play_or_pay,
         rules,
         security,
@@ -42,12 +43,12 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         __name__,
         instance_path=instance_path,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(paths.templates_folder()),
+        static_folder=str(paths.static_folder()),
     )
     config.configure(app, test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    extensions.install(app, ROOT / "migrations")
+    extensions.install(app, paths.migrations_folder())
     security.install(app)
     keys.install(app)
     errors.install(app, current_state=kinds.current_state)

@@ -18,21 +18,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
+from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import schedule
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-PRINT_CSS = ROOT / "static" / "css" / "print.css"
+TEMPLATES = paths.templates_folder()
+PRINT_CSS = paths.static_folder() / "css" / "print.css"
+BASE_URL = str(paths.static_folder().parent)  # relative URLs in a PDF resolve as they would on the site
 STYLESHEET_HREF = "/static/css/print.css"
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -116,7 +116,7 @@ def _pdf(template: str, context: Mapping[str, Any]) -> bytes:
 
     html = _render(template, context, stylesheet_href=None)
     stylesheet = _stylesheet(PRINT_CSS.stat().st_mtime)
-    return bytes(weasyprint.HTML(string=html, base_url=str(ROOT)).write_pdf(stylesheets=[stylesheet]))
+    return bytes(weasyprint.HTML(string=html, base_url=BASE_URL).write_pdf(stylesheets=[stylesheet]))
 
 
 # --- shared pieces ----------------------------------------------------------------------------

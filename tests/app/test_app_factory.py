@@ -13,6 +13,7 @@ from flask_migrate import upgrade
 
 from companion import ROOT, create_app, lan, normalise_database_url
 from companion.extensions import db
+from tests.servers import call, start_gunicorn, stop
 
 
 def test_secret_key_is_generated_into_the_instance_folder_once(tmp_path: Path) -> None:
@@ -89,10 +90,22 @@ def test_lan_address_falls_back_to_the_host_name(monkeypatch: pytest.MonkeyPatch
     assert lan.lan_address() == "127.0.0.1"
 
 
-def test_serve_script_is_valid_bash_and_applies_migrations() -> None:
+def test_serve_script_is_valid_bash_and_serves_through_gunicorn_on_every_address() -> None:
     script = ROOT / "serve"
     subprocess.run(["bash", "-n", str(script)], check=True)
     content = script.read_text()
     assert "pip install" in content and "-e ." in content
-    assert "db upgrade" in content
-    assert "0.0.0.0" in content and "5000" in content
+    assert 'cmp -s pyproject.toml "$installed"' in content  # the install is skipped while pyproject.toml is unchanged
+    assert "gunicorn --config scripts/serve_gunicorn.py --preload" in content
+    assert '--bind "0.0.0.0:${PORT}"' in content and 'PORT="${PORT:-5000}"' in content
+
+
+def test_serves_gunicorn_settings_apply_the_migrations_before_it_listens(tmp_path: Path) -> None:
+    """`bash serve`'s gunicorn, on a database that has no tables yet, answers the API at once."""
+    database_url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    settings = ("--config", str(ROOT / "scripts" / "serve_gunicorn.py"), "--preload")
+    process, base_url = start_gunicorn(tmp_path / "instance", database_url, workers=1, threads=2, extra=settings)
+    try:
+        assert call(base_url, "GET", "/api/games") == (200, {"games": []})
+    finally:
+        stop(process)

@@ -432,8 +432,9 @@ def test_the_app_refuses_debug_mode_unless_allowed(tmp_path: Path, monkeypatch: 
 
 def test_the_serve_script_never_runs_the_debugger() -> None:
     script = (ROOT / "serve").read_text()
-    assert "--no-debugger" in script
-    assert "--debug " not in script and "FLASK_DEBUG" not in script
+    command = script[script.index("exec ") :]
+    assert ".venv/bin/gunicorn" in command and "flask" not in command  # a production server, no debugger
+    assert "--debug " not in command and "FLASK_DEBUG" not in script
 
 
 # ------------------------------------------------------------------ stale keys

@@ -25,9 +25,15 @@ from engine.errors import OptionError, PlayerCountError, VariantError
 from engine.rules import rule_set
 from engine.schedule import schedule
 
-pytestmark = pytest.mark.skipif(
-    not (shutil.which("pdftoppm") and shutil.which("pdffonts")), reason="poppler-utils is not installed"
-)
+
+@pytest.fixture(autouse=True, scope="module")
+def poppler() -> None:
+    """Fail, rather than skip, without poppler-utils: `bash test` installs it first."""
+    missing = [tool for tool in ("pdftoppm", "pdffonts") if not shutil.which(tool)]
+    if missing:
+        not_found = " and ".join(missing)
+        pytest.fail(f"{not_found} not found: install poppler-utils (apt-get install poppler-utils)", pytrace=False)
+
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 HOSTILE = "<script>alert(1)</script>"
