@@ -41,7 +41,7 @@ PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
 MAX_CENTS = 100_000
 MAX_PICKUPS = 99
-EVENT_KINDS = ("play", "pay", "settle")
+EVENT_KINDS = ("play", "pay", "settle", "purchase")
 
 FORMAT = "card-table-companion/game"
 FORMAT_VERSION = 1
@@ -269,12 +269,40 @@ class SettleEvent(Event):
     version: Version = None
 
 
-EVENTS: dict[str, type[Event]] = {model.kind: model for model in (PlayEvent, PayEvent, SettleEvent)}
-EVENT_TYPE_ERROR = 'type must be "play", "pay" or "settle"'
+class PurchaseEvent(Event):
+    """Chips a player buys from the table, before the first hand or between hands (D17)."""
+
+    kind: ClassVar[str] = "purchase"
+    has: ClassVar[str] = "a purchase event has"
+
+    type: Literal["purchase"]
+    player: Player
+    chips: Annotated[
+        Any,
+        Field(
+            description="Chips bought; the engine refuses a purchase while a hand is being played.",
+            json_schema_extra={"type": "integer", "minimum": 1, "maximum": pop.MAX_CHIPS},
+        ),
+    ]
+    version: Version = None
 
 
-class PlayOrPayEvent(RootModel[Annotated[PlayEvent | PayEvent | SettleEvent, Field(discriminator="type")]]):
-    """One event: a card played (or led), a chip paid, or a hand entered in quick mode."""
+EVENTS: dict[str, type[Event]] = {model.kind: model for model in (PlayEvent, PayEvent, SettleEvent, PurchaseEvent)}
+EVENT_TYPE_ERROR = 'type must be "play", "pay", "settle" or "purchase"'
+
+
+class PlayOrPayEvent(
+    RootModel[Annotated[PlayEvent | PayEvent | SettleEvent | PurchaseEvent, Field(discriminator="type")]]
+):
+    """One event: a card played (or led), a chip paid, a hand entered in quick mode, or chips bought."""
+
+
+class EndGame(Body):
+    """End a Play or Pay game (D17); the body may be left out."""
+
+    has: ClassVar[str] = "ending a game takes"
+
+    version: Version = None
 
 
 CheckRound = Annotated[
@@ -518,7 +546,11 @@ class PlayOrPayGame(BaseModel):
     flags: list[Flag]
     ledger: list[ChipEntry] | None = None
     events: int | None = None
-    finished: bool | None = None
+    finished: bool | None = Field(None, description="Whether the table has ended the game.")
+    bought: Names | None = Field(None, description="Chips each player bought: the starting stack and purchases.")
+    results: Names | None = Field(
+        None, description="Each player's result over the settled hands: chips held minus chips bought; sums to 0."
+    )
     version: int | None = None
 
 
@@ -616,7 +648,7 @@ class ExportedRevision(Row):
 
 class ExportedEvent(Row):
     number: int
-    kind: Literal["play", "pay", "settle"]
+    kind: Literal["play", "pay", "settle", "purchase"]
     data: dict[str, Any] = Field(description="The event's fields, without type and version.")
     created_at: datetime | None = None
 

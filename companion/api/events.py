@@ -1,12 +1,15 @@
 """The JSON API of Play or Pay events (RULES.md section 7); the pot rides on the round endpoints.
 
-``POST /api/games/<id>/events`` records one play, payment or quick-mode hand;
-``DELETE /api/games/<id>/events/last`` takes the last one back. Both need ``X-Edit-Key``.
+``POST /api/games/<id>/events`` records one play, payment, quick-mode hand or chip purchase;
+``DELETE /api/games/<id>/events/last`` takes the last one back (on an ended game, the ending);
+``POST /api/games/<id>/end`` ends the game (D17). All need ``X-Edit-Key``.
 """
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
+
+from companion import schemas
 
 from companion.api import bodies
 from companion.api.http import bp, json_object_body, state
@@ -34,4 +37,14 @@ def add_event(game: Game) -> tuple[Response, int]:
 @edit_required
 def undo_event(game: Game) -> tuple[Response, int]:
     play_or_pay.undo_last_event(game)
+    return state(game)
+
+
+@bp.post("/games/<game_id>/end")
+@edit_required
+def end_game(game: Game) -> tuple[Response, int]:
+    body = bodies.parse(schemas.EndGame) if request.get_data() else schemas.EndGame()
+    if kinds.of(game).in_rounds:
+        raise InvalidInput("only a Play or Pay game is ended by the table; a game in rounds ends with its last round")
+    play_or_pay.end_game(game, body.version)
     return state(game)

@@ -26,6 +26,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.NewGame,
     schemas.RoundEntry,
     schemas.PlayOrPayEvent,
+    schemas.EndGame,
     schemas.CheckRequest,
     schemas.BestRequest,
     schemas.LayoffRequest,
@@ -91,6 +92,12 @@ def operation(
         **{status: value for status, value in errors(413).items() if request and status not in responses},
         **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
     }
+    return described
+
+
+def optional_body(described: dict[str, Any]) -> dict[str, Any]:
+    """An operation whose request body may be left out."""
+    described["requestBody"]["required"] = False
     return described
 
 
@@ -170,7 +177,10 @@ def paths() -> dict[str, Any]:
         },
         "/api/check": _check(
             "check", "Judge melds", "CheckRequest",
-            '{"valid": bool, "melds": [{"cards", "valid", "kind", "reason", "code", "read_as"}]}',
+            '{"valid": bool, "melds": [{"cards", "valid", "kind", "reason", "code", "read_as", "reading", '
+            '"reading_text"}]}. A legal meld says how the engine read it: "read_as" is the card each card '
+            'stands for, "reading" the cards in run order with wild roles ("JK=4H"), "reading_text" the same in '
+            'words ("read as 4♥ 5♥ 6♥ 7♥"); all three are null for a meld that is not legal.',
         ),
         "/api/best": _check(
             "best", "The lowest-penalty arrangement of a hand", "BestRequest",
@@ -184,18 +194,29 @@ def paths() -> dict[str, Any]:
         "/api/games/{game_id}/events": {
             "parameters": [GAME_ID],
             "post": operation(
-                "addEvent", "Record a Play or Pay event: a card played (or led), a chip paid, or a quick-mode hand",
+                "addEvent",
+                "Record a Play or Pay event: a card played (or led), a chip paid, a quick-mode hand, or chips bought",
                 {"201": play_or_pay, **errors(400, 403, 404, 409)},
                 request="PlayOrPayEvent", keyed=True,
                 description="400 with the reason, and nothing stored, for a play out of turn, a card other than "
                 "the one needed, a card already played, a lead in a suit already played, a pay when it is not "
-                "that player's turn, or an event on a game played in rounds.",
+                "that player's turn, a purchase while a hand is being played, an event on an ended game, or an "
+                "event on a game played in rounds.",
             ),
+        },
+        "/api/games/{game_id}/end": {
+            "parameters": [GAME_ID],
+            "post": optional_body(operation(
+                "endGame", "End a Play or Pay game: its results (chips held minus chips bought) are final",
+                {"200": play_or_pay, **errors(400, 403, 404, 409)}, request="EndGame", keyed=True,
+                description="The body may be left out, or hold the version seen. 400 while a hand is being played, "
+                "for a game already ended, or a game played in rounds. Undo (DELETE .../events/last) reopens it.",
+            )),
         },
         "/api/games/{game_id}/events/last": {
             "parameters": [GAME_ID],
             "delete": operation(
-                "undoEvent", "Undo the last Play or Pay event (404 when there is none)",
+                "undoEvent", "Undo the last Play or Pay event, or the ending of an ended game (404 when there is none)",
                 {"200": play_or_pay, **errors(400, 403, 404, 409)}, keyed=True,
             ),
         },

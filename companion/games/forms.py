@@ -38,9 +38,18 @@ class NewGameForm(FlaskForm):
         return [self[f"opt_{key}"] for key in OPTION_SPECS]
 
     def option_values(self) -> dict[str, Any]:
-        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS}
+        """The options as entered; a list of rounds left as the form filled it in is left out, so the
+        preset's own default applies (3-13 doubles the last two rounds actually played, with the full
+        cycle too), not the rounds the form happened to show."""
+        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS if not self._list_left_as_filled(key)}
         values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
         return values
+
+    def _list_left_as_filled(self, key: str) -> bool:
+        field = self[f"opt_{key}"]
+        if OPTION_SPECS[key].kind in ("bool", "choice"):
+            return False
+        return "".join(str(field.data or "").split()) == "".join(str(field.default or "").split())
 
     def pot_fields(self) -> list[Any]:
         return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]

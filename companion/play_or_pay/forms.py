@@ -45,3 +45,22 @@ class HandEventForm(ActionForm):
     card = HiddenField()
     rank = StringField("Rank")
     suit = StringField()
+
+
+class PurchaseForm(ActionForm):
+    """Chips a player buys from the table between hands (D17)."""
+
+    player = SelectField("Who buys", choices=[])
+    chips = IntegerField(
+        "Chips bought",
+        validators=[
+            InputRequired("Enter how many chips."),
+            NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
+        ],
+    )
+
+
+def purchase_form(players: list[str] | tuple[str, ...], version: int | None = None) -> PurchaseForm:
+    form = PurchaseForm(data={"version": version} if version is not None else None)
+    form.player.choices = [(name, name) for name in players]
+    return form

@@ -14,7 +14,7 @@ from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.games.forms import ActionForm, dealer_choices
 from companion.keys import can_edit, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
-from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm
+from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm, purchase_form
 from companion.services import kinds, play_or_pay, rummy
 from companion.services.store import PRESETS
 from companion.sharing.links import share_url
@@ -74,6 +74,8 @@ def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: d
         can_edit=can_edit(game),
         form=form,
         action_form=ActionForm(data={"version": game.version}),
+        purchase_form=purchase_form(game.players, game.version),
+        max_chips=play_or_pay.MAX_CHIPS,
         quick=quick or {},
         error=error,
         share_url=share_url(game.id),
@@ -158,3 +160,34 @@ def undo_event(game_id: str) -> Any:
     except ServiceError as failure:
         return _fail(game, failure)
     return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="hand"), 303)
+
+
+@bp.post("/games/<game_id>/hand/purchase")
+def purchase(game_id: str) -> Any:
+    """A player buys chips between hands (D17): a ledger event, taken back by undo."""
+    game = _play_or_pay(game_id, edit=True)
+    form = purchase_form(game.players)
+    if not form.validate_on_submit():
+        if "player" in form.errors:
+            return _hand_page(game, "Choose who buys the chips.", 400)
+        message = next((messages[0] for messages in form.errors.values()), FORM_INCOMPLETE)
+        return _hand_page(game, f"Chips bought: {message}", 400)
+    body = {"type": "purchase", "player": form.player.data, "chips": form.chips.data}
+    try:
+        event, data = play_or_pay.parse_event(game, body)
+        play_or_pay.add_event(game, event, data, form.expected_version())
+    except ServiceError as failure:
+        return _fail(game, failure)
+    return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="buy"), 303)
+
+
+@bp.post("/games/<game_id>/hand/end")
+def end_game(game_id: str) -> Any:
+    """The table ends the game (D17); the page then shows each player's result."""
+    game = _play_or_pay(game_id, edit=True)
+    form = ActionForm()
+    try:
+        play_or_pay.end_game(game, form.expected_version())
+    except ServiceError as failure:
+        return _fail(game, failure)
+    return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="results"), 303)

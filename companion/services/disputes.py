@@ -162,6 +162,7 @@ class MeldView:
     kind: str | None
     reason: str | None
     readings: tuple[str, ...]
+    reading_text: str | None = None  # the engine's "read as 4♥ 5♥ 6♥ 7♥" (D10)
 
 
 def meld_views(answer: Mapping[str, Any], texts: Sequence[str], info: RoundInfo) -> tuple[MeldView, ...]:
@@ -173,6 +174,7 @@ def meld_views(answer: Mapping[str, Any], texts: Sequence[str], info: RoundInfo)
             kind=meld["kind"],
             reason=meld["reason"],
             readings=readings(meld["cards"], meld.get("read_as"), info),
+            reading_text=meld.get("reading_text"),
         )
         for meld, text in zip(answer["melds"], texts, strict=True)
     )
@@ -627,7 +629,10 @@ def start_chain(game: Game, number: int, declarer: object, melds: Sequence[objec
 
 
 def _meld_json(view: MeldView) -> dict[str, Any]:
-    return {"valid": view.valid, "kind": view.kind, "reason": view.reason, "readings": list(view.readings)}
+    answer = {"valid": view.valid, "kind": view.kind, "reason": view.reason, "readings": list(view.readings)}
+    if view.reading_text:
+        answer["reading_text"] = view.reading_text
+    return answer
 
 
 def add_layoff(game: Game, number: int, player: object, onto: object, cards: object) -> Dispute:

@@ -35,8 +35,9 @@ PLAY_OR_PAY = "play-or-pay"
 DEFAULT_CHIPS = pop.DEFAULT_CHIPS
 MAX_CHIPS = pop.MAX_CHIPS
 CHIPS_KEY = pop.CHIPS_OPTION.key
-EVENT_KINDS = ("play", "pay", "settle")
+EVENT_KINDS = ("play", "pay", "settle", "purchase")
 EVENTS_REFUSED = "only a Play or Pay game takes events; this game is played in rounds"
+ENDED = "the table has ended this game; undo to take the ending back first"
 
 
 def is_play_or_pay(game: object) -> bool:
@@ -84,6 +85,16 @@ class PlayerRow:
 
 
 @dataclass(frozen=True)
+class ResultRow:
+    """A player's result at the end (D17): chips held minus chips bought."""
+
+    name: str
+    held: int
+    bought: int
+    result: int
+
+
+@dataclass(frozen=True)
 class Table:
     """A Play or Pay game as the pages and the API show it: the engine's game state (the hand being
     played, the hands settled, the chips), with the stored game's id, version and date."""
@@ -92,6 +103,7 @@ class Table:
     state: pop.GameState
     version: int
     created_at: datetime
+    finished: bool = False
 
     @property
     def name(self) -> str:
@@ -145,6 +157,26 @@ class Table:
     @property
     def flags(self) -> tuple[pop.Flag, ...]:
         return self.state.flags
+
+    @property
+    def bought(self) -> dict[str, int]:
+        """Chips each player bought: the starting stack and every purchase (D17)."""
+        return self.state.bought
+
+    @property
+    def results(self) -> dict[str, int]:
+        """Each player's result (D17), from the engine: chips held minus chips bought; they sum to 0."""
+        return self.state.results
+
+    @property
+    def between_hands(self) -> bool:
+        """Whether no card or chip is reported in the hand being played, so chips may be bought."""
+        return self.state.between_hands
+
+    def result_rows(self) -> list[ResultRow]:
+        """Each player's chips held, chips bought and result, for the final page and the sheet."""
+        held = self.settled_balances
+        return [ResultRow(name, held[name], self.bought[name], self.results[name]) for name in self.players]
 
     @property
     def last_hand(self) -> pop.HandState | None:
@@ -210,7 +242,9 @@ class Table:
             "flags": [flag_json(flag, self.players) for flag in self.flags],
             "ledger": [entry.as_json() for entry in self.ledger],
             "events": self.events,
-            "finished": False,
+            "finished": self.finished,
+            "bought": self.bought,
+            "results": self.results,
             "version": self.version,
         }
 
@@ -242,16 +276,18 @@ def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
         events.append({"type": kind, **data})
     stack = starting_chips(game)
     state = engine_call(pop.replay, tuple(game.players), stack, game.first_dealer, events)
-    return Table(id=game.id, state=state, version=game.version, created_at=game.created_at)
+    return Table(
+        id=game.id, state=state, version=game.version, created_at=game.created_at, finished=bool(game.finished)
+    )
 
 
 def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """An event from a request body (engine.play_or_pay.Event.parse): its kind and the data stored for it.
 
-    The app takes the events of play: a card, a chip, a hand in quick mode (chip purchases are not offered).
+    The app takes the events of play: a card, a chip, a hand in quick mode, and chips bought (D17).
     """
     if body.get("type") not in EVENT_KINDS:
-        raise InvalidInput('type must be "play", "pay" or "settle"')
+        raise InvalidInput('type must be "play", "pay", "settle" or "purchase"')
     event = engine_call(pop.Event.parse, body, tuple(game.players), ("version",))
     data = event.to_json()
     return str(data.pop("type")), data
@@ -260,6 +296,8 @@ def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any
 def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: object = None) -> Table:
     """Record an event after the engine accepts it; nothing is stored when it is refused."""
     check_version(game, expected_version)
+    if game.finished:
+        raise InvalidInput(ENDED)
     after = table(game, (kind, data))
     game.events.append(GameEvent(number=len(game.events) + 1, kind=kind, data=data))
     game.updated_at = utc_now()
@@ -268,14 +306,40 @@ def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: obj
 
 
 def undo_last_event(game: Game, expected_version: object = None) -> None:
-    """Take back the last event (a card, a chip, or a quick-mode hand)."""
+    """Take back the last event (a card, a chip, a quick-mode hand or a purchase); on an ended game, the ending."""
     check_version(game, expected_version)
     table(game)  # refuses a game played in rounds
+    if game.finished:
+        game.finished = False
+        game.updated_at = utc_now()
+        commit()
+        return
     if not game.events:
         raise NotFound("there is no event to undo yet")
     game.events.remove(game.events[-1])
     game.updated_at = utc_now()
     commit()
+
+
+def end_game(game: Game, expected_version: object = None) -> Table:
+    """The table ends the game (D17): between hands only, so every chip is settled; the results are final."""
+    check_version(game, expected_version)
+    now = table(game)
+    if game.finished:
+        raise InvalidInput("the table has already ended this game")
+    if not now.between_hands:
+        raise InvalidInput(
+            f"hand {now.hand.hand} is being played; settle it or undo its cards and chips before ending the game"
+        )
+    game.finished = True
+    game.updated_at = utc_now()
+    commit()
+    return table(game)
+
+
+def final_results(game: Game) -> list[ResultRow] | None:
+    """Each player's result once the table has ended the game (the sheet shows them); None before."""
+    return table(game).result_rows() if game.finished else None
 
 
 def summary(game: Game) -> GameSummary:
@@ -287,7 +351,7 @@ def summary(game: Game) -> GameSummary:
         players=tuple(game.players),
         rounds_played=len(table(game).hands),
         total_rounds=0,
-        finished=False,
+        finished=bool(game.finished),
         created_at=game.created_at,
     )
 

@@ -75,6 +75,7 @@ class RoundPlan:
     first_player: str
     decks: int
     jokers: int
+    discard_pile: str = ""  # how to start the discard pile, the engine's words (RULES.md 5)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -223,6 +224,7 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
         first_player=players[first_player_seat(first_dealer, info.number, count)],
         decks=table.decks,
         jokers=table.jokers,
+        discard_pile=info.discard_pile,
     )
 
 

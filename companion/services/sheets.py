@@ -332,9 +332,10 @@ def blank_sheet_context(
 
 
 def chip_tally_context(
-    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS
+    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS, results: Sequence[Any] | None = None
 ) -> dict[str, Any]:
-    """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player."""
+    """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player; for a game
+    the table has ended, each player's result (D17: rows with name, held, bought, result, from the engine)."""
     preset = get_preset("play-or-pay")
     names = _seat_names(players, preset)
     if not 1 <= hands <= 60:
@@ -345,6 +346,7 @@ def chip_tally_context(
         "preset": preset,
         "players": _player_headers(names),
         "hands": list(range(1, hands + 1)),
+        "results": list(results) if results else [],
     }
 
 
@@ -386,6 +388,8 @@ def chip_tally_html(
     return _render("sheets/chip_tally.html", chip_tally_context(players, paper, hands), stylesheet_href)
 
 
-def chip_tally_pdf(players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS) -> bytes:
+def chip_tally_pdf(
+    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS, results: Sequence[Any] | None = None
+) -> bytes:
     """The Play or Pay chip tally sheet as a PDF: hands down, chips paid and running balance across."""
-    return _pdf("sheets/chip_tally.html", chip_tally_context(players, paper, hands))
+    return _pdf("sheets/chip_tally.html", chip_tally_context(players, paper, hands, results))

@@ -550,6 +550,12 @@ def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
         raise Invalid(f"the events cannot be replayed: {error.message}") from error
 
 
+def _check_ended(finished: object, shadow: Any) -> None:
+    """A Play or Pay game the table ended (D17) ends between hands, as the app ends it."""
+    if finished and not play_or_pay.table(shadow).between_hands:
+        raise Invalid("the game is marked ended while a hand is being played")
+
+
 def _check_disputes(rows: list[dict[str, Any]], players: list[str], total: int) -> None:
     for index, row in enumerate(rows, start=1):
         where = f"check {index} of the dispute log"
@@ -597,6 +603,7 @@ class _Shadow:
     id: str = "import"
     version: int = 0
     created_at: datetime = EARLIEST
+    finished: bool = False
 
 
 def check_document(document: object) -> Plan:
@@ -635,7 +642,9 @@ def check_document(document: object) -> Plan:
     _check_events(tables.get("game_events", []), shadow)
     _check_disputes(tables.get("disputes", []), players, total)
     finished = values.get("finished", False)
-    if finished != (total > 0 and len(tables.get("rounds", [])) >= total):
+    if play_or_pay.is_play_or_pay(shadow):
+        _check_ended(finished, shadow)
+    elif finished != (total > 0 and len(tables.get("rounds", [])) >= total):
         raise Invalid("the game is marked finished when not every round is scored, or the other way round")
     return Plan(values, players, total, tables)
 

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response
 from companion.errors import sentence
 from companion.keys import load_game
 from companion.models import Game
-from companion.services import chart, kinds, sheets, store, transfer
+from companion.services import chart, kinds, play_or_pay, sheets, store, transfer
 from companion.services.store import PRESETS
 
 bp = Blueprint("sheets", __name__)
@@ -98,7 +98,7 @@ def game_sheet_pdf(game_id: str) -> Response:
     game = load_game(game_id)
     paper = _paper()
     if not kinds.of(game).in_rounds:
-        data = sheets.chip_tally_pdf(game.players, paper)
+        data = sheets.chip_tally_pdf(game.players, paper, results=play_or_pay.final_results(game))
     else:
         data = sheets.game_sheet_pdf(_state(game), paper)
     return _pdf(data, transfer.export_filename(game, "pdf"))
@@ -110,7 +110,7 @@ def game_sheet(game_id: str) -> str:
     paper = _paper()
     stylesheet = url_for("static", filename="css/print.css")
     if not kinds.of(game).in_rounds:
-        context = sheets.chip_tally_context(game.players, paper)
+        context = sheets.chip_tally_context(game.players, paper, results=play_or_pay.final_results(game))
         return render_template("sheets/chip_tally.html", **context, stylesheet_href=stylesheet)
     state = _state(game)
     context = sheets.game_sheet_context(state, paper)

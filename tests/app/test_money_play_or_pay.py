@@ -149,7 +149,7 @@ def stored_events(app: Flask, game_id: str) -> int:
         ([], {"type": "play", "player": "Bob", "card": "7X"}, '"7X" is not a card'),
         ([], {"type": "play", "player": "Bob"}, "card must be a card"),
         ([], {"type": "play", "player": "Zed", "card": "7H"}, '"Zed" is not a player at this table'),
-        ([], {"type": "fold", "player": "Bob"}, 'type must be "play", "pay" or "settle"'),
+        ([], {"type": "fold", "player": "Bob"}, 'type must be "play", "pay", "settle" or "purchase"'),
         ([], {"type": "pay", "player": "Bob", "card": "7H"}, 'unknown field "card"'),
         ([], {"type": "play", "player": "Bob", "card": "7H", "version": 99}, "changed since you loaded it"),
     ],

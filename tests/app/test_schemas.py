@@ -128,9 +128,9 @@ def test_a_refusal_is_a_single_line_and_quotes_little_of_the_input() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"type": "fold", "player": "Bob"}, 'type must be "play", "pay" or "settle"'),
-        ({"player": "Bob"}, 'type must be "play", "pay" or "settle"'),
-        ({"type": ["pay"]}, 'type must be "play", "pay" or "settle"'),
+        ({"type": "fold", "player": "Bob"}, 'type must be "play", "pay", "settle" or "purchase"'),
+        ({"player": "Bob"}, 'type must be "play", "pay", "settle" or "purchase"'),
+        ({"type": ["pay"]}, 'type must be "play", "pay", "settle" or "purchase"'),
         ({"type": "pay", "player": "Bob", "card": "7H"}, 'unknown field "card"; a pay event has type, player, version'),
     ],
 )
