@@ -33,6 +33,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     # Money settings apart from the rule options: a pot's amounts in cents, or Play or Pay's chips.
     money: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    # How the first dealer was chosen (RULES.md 5): {"method": "high_card"}, with "scorekeeper" for 3-13's way.
+    dealing: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"

@@ -43,6 +43,7 @@ MAX_CENTS = 100_000
 MAX_PICKUPS = 99
 EVENT_KINDS = ("play", "pay", "settle", "purchase")
 
+DEALER_WAYS = ("chosen", "random", "high_card", "left_of_scorekeeper")
 FORMAT = "card-table-companion/game"
 FORMAT_VERSION = 1
 
@@ -157,6 +158,21 @@ class NewGame(Body):
         StrictStr | None,
         Says("first_dealer must be a player's name"),
         Field(description="A player's name; left out or null draws one at random."),
+    ] = None
+    first_dealer_method: Annotated[
+        Annotated[StrictStr, Field(json_schema_extra={"enum": list(DEALER_WAYS)})] | None,
+        Says('first_dealer_method must be "chosen", "random", "high_card" or "left_of_scorekeeper"'),
+        Field(
+            description="How the table picked the first dealer (recorded; the game page says it): chosen and "
+            "high_card need first_dealer (for high_card, the player who won the draw: King high, Ace low, ties "
+            "draw again); random draws one; left_of_scorekeeper (3-13 only) needs scorekeeper. Left out: "
+            "chosen when first_dealer is given, else random.",
+        ),
+    ] = None
+    scorekeeper: Annotated[
+        StrictStr | None,
+        Says("scorekeeper must be a player's name"),
+        Field(description="The score keeper's name, for first_dealer_method left_of_scorekeeper."),
     ] = None
 
 
@@ -623,6 +639,12 @@ class ExportedGame(Row):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     money: dict[str, Any] | None = Field(None, description="The pot's settings, or Play or Pay's chips.")
+    dealing: dict[str, Any] | None = Field(
+        None,
+        exclude_if=lambda value: value is None,  # files written before it was recorded read and write back as they were
+        description='How the first dealer was chosen: {"method": "chosen"|"random"|"high_card"|'
+        '"left_of_scorekeeper"}, with "scorekeeper" (a player\'s name) for the last. Left out when not recorded.',
+    )
 
 
 class ExportedRound(Row):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from companion import schemas
-
 from companion.api import bodies
 from companion.api.http import bp, json_object_body, state
 from companion.errors import InvalidInput

@@ -20,7 +20,9 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     body = bodies.parse(schemas.NewGame)
-    game, key = kinds.create_game(body.variant, body.players, body.options, body.first_dealer)
+    game, key = kinds.create_game(
+        body.variant, body.players, body.options, body.first_dealer, body.first_dealer_method, body.scorekeeper
+    )
     return created(game, key)
 
 

@@ -33,6 +33,8 @@ class NewGameForm(FlaskForm):
         validators=[InputRequired("Enter the players' names, one per line.")],
     )
     first_dealer = SelectField("First dealer", default="random")
+    first_dealer_method = RadioField("How the first dealer is chosen", default="random", choices=[])
+    scorekeeper = SelectField("Score keeper", default="0", choices=[])
 
     def option_fields(self) -> list[Any]:
         return [self[f"opt_{key}"] for key in OPTION_SPECS]
@@ -57,6 +59,27 @@ class NewGameForm(FlaskForm):
     def player_names(self) -> list[str]:
         return [line for line in (self.players.data or "").splitlines() if line.strip()]
 
+    def scorekeeper_name(self) -> str | None:
+        """The score keeper's name (3-13: the player to their left deals first)."""
+        choice = self.scorekeeper.data or ""
+        names = [name.strip() for name in self.player_names()]
+        if not choice.isdecimal():
+            return None
+        seat = int(choice)
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+    def dealer_choice(self) -> tuple[str | None, str | None, str | None]:
+        """(first dealer, how they were chosen, score keeper) as the services take them; the method is None
+        when the form did not send one (a form of before), which keeps the first dealer select's meaning."""
+        method = self.first_dealer_method.raw_data[0] if self.first_dealer_method.raw_data else None
+        if not method:
+            return self.dealer_name(), None, None
+        if method == "random":
+            return None, method, None
+        if method == "left_of_scorekeeper":
+            return None, method, self.scorekeeper_name()
+        return self.dealer_name(), method, None
+
     def dealer_name(self) -> str | None:
         """The chosen first dealer's name, or None for a random draw."""
         choice = self.first_dealer.data or "random"
@@ -65,6 +88,17 @@ class NewGameForm(FlaskForm):
             return None
         seat = int(choice)
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+
+def seat_choices(max_players: int) -> list[SelectChoice]:
+    """A seat of the players' list (the page names them after the players typed)."""
+    return [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
+
+
+def set_dealer_ways(form: Any, ways: Sequence[Any], max_players: int) -> None:
+    """Offer the preset's ways to pick the first dealer (companion.services.store.first_dealer_ways)."""
+    form.first_dealer_method.choices = [SelectChoice(way.value, way.label) for way in ways]
+    form.scorekeeper.choices = seat_choices(max_players)
 
 
 def dealer_choices(max_players: int) -> list[SelectChoice]:

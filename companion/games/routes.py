@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 
-from companion.errors import Conflict, ServiceError, error_page, sentence
-from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
+from companion.errors import Conflict, InvalidInput, ServiceError, error_page, sentence
+from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form, set_dealer_ways
 from companion.keys import can_edit as key_held
 from companion.keys import forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
@@ -19,6 +19,10 @@ from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
 bp = Blueprint("games", __name__)
+DEALER_MISSING = {
+    "chosen": "Choose who deals first.",
+    "high_card": "Choose the player who won the high-card draw.",
+}
 bp.add_app_template_filter(pot.format_cents, "cents")
 
 
@@ -44,10 +48,17 @@ def new_game() -> Any:
         variant = RUMMY_PRESETS[0]
     preset = PRESETS[variant]
     form = new_game_form(rummy.preset_defaults(variant), preset.max_players)
+    ways = store.first_dealer_ways(preset)
+    set_dealer_ways(form, ways, preset.max_players)
     error = None
     if form.validate_on_submit():
+        dealer, method, scorekeeper = form.dealer_choice()
         try:
-            game, key = rummy.create_game(variant, form.player_names(), form.option_values(), form.dealer_name())
+            if method in ("chosen", "high_card") and dealer is None:
+                raise InvalidInput(DEALER_MISSING[method])
+            game, key = rummy.create_game(
+                variant, form.player_names(), form.option_values(), dealer, method, scorekeeper
+            )
         except ServiceError as failure:
             error = failure.message
         else:
@@ -60,6 +71,7 @@ def new_game() -> Any:
         form=form,
         preset=preset,
         variants=rummy.variant_choices(),
+        ways=ways,
         error=error,
     )
     return page, status
@@ -73,6 +85,7 @@ def game_page(game_id: str) -> Any:
     return render_template(
         "games/game.html",
         game=rummy.build_view(game),
+        dealt_first=store.first_dealer_text(game),
         can_edit=key_held(game),
         action_form=ActionForm(data={"version": game.version}),
         share_url=share_url(game.id),

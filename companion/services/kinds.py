@@ -27,16 +27,24 @@ class GameKind:
     key: str
     in_rounds: bool
     """Scored in rounds (a score sheet, round forms, a pot); else played in hands with chips (events)."""
-    create: Callable[[object, object, object, object], tuple[Game, str]]
-    """Start a game: (variant, players, options, first dealer) -> the game and its edit key."""
+    create: Callable[..., tuple[Game, str]]
+    """Start a game: (variant, players, options, first dealer, first dealer method, score keeper) -> the game
+    and its edit key."""
     state_json: Callable[[Game], dict[str, Any]]
     """The game state of the API contract."""
     summary: Callable[[Game], GameSummary]
     """A line of the games list."""
 
 
-def _create_play_or_pay(_variant: object, players: object, options: object, first_dealer: object) -> tuple[Game, str]:
-    return play_or_pay.create_play_or_pay(players, options, first_dealer)
+def _create_play_or_pay(
+    _variant: object,
+    players: object,
+    options: object,
+    first_dealer: object,
+    first_dealer_method: object = None,
+    scorekeeper: object = None,
+) -> tuple[Game, str]:
+    return play_or_pay.create_play_or_pay(players, options, first_dealer, first_dealer_method, scorekeeper)
 
 
 ROUNDS = GameKind(rummy.KIND, True, rummy.create_game, rummy.state_json, rummy.summary)
@@ -54,10 +62,15 @@ def of(game: Game) -> GameKind:
 
 
 def create_game(
-    variant: object, players: object, options: object = None, first_dealer: object = None
+    variant: object,
+    players: object,
+    options: object = None,
+    first_dealer: object = None,
+    first_dealer_method: object = None,
+    scorekeeper: object = None,
 ) -> tuple[Game, str]:
     """Start a game of any kind; returns it with its secret edit key (only a hash is stored)."""
-    return of_variant(variant).create(variant, players, options, first_dealer)
+    return of_variant(variant).create(variant, players, options, first_dealer, first_dealer_method, scorekeeper)
 
 
 def state_json(game: Game) -> dict[str, Any]:

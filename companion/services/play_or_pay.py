@@ -18,12 +18,12 @@ from companion.services.store import (
     PRESETS,
     GameSummary,
     check_version,
+    choose_first_dealer,
     clean_players,
     commit,
     engine_call,
     is_whole,
     preset_kind,
-    seat_of,
     store_new_game,
 )
 from engine import play_or_pay as pop
@@ -50,7 +50,13 @@ def starting_chips(game: Game) -> int:
     return int((game.money or {}).get("chips", DEFAULT_CHIPS))
 
 
-def create_play_or_pay(players: object, options: object, first_dealer: object) -> tuple[Game, str]:
+def create_play_or_pay(
+    players: object,
+    options: object,
+    first_dealer: object,
+    first_dealer_method: object = None,
+    scorekeeper: object = None,
+) -> tuple[Game, str]:
     """Start a Play or Pay game: every player buys the starting stack of chips."""
     if options is None:
         options = {}
@@ -67,8 +73,8 @@ def create_play_or_pay(players: object, options: object, first_dealer: object) -
     names = clean_players(players, PRESETS[PLAY_OR_PAY])
     engine_call(pop.verify_players, names)
     engine_call(pop.buy_in_entries, names, chips)
-    seat = seat_of(first_dealer, names)
-    return store_new_game(PLAY_OR_PAY, {}, names, seat, {"chips": chips})
+    seat, dealt_by = choose_first_dealer(PRESETS[PLAY_OR_PAY], names, first_dealer, first_dealer_method, scorekeeper)
+    return store_new_game(PLAY_OR_PAY, {}, names, seat, {"chips": chips}, dealt_by)
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,12 @@ from companion.services.store import (
     RUMMY_PRESETS,
     GameSummary,
     check_version,
+    choose_first_dealer,
     clean_players,
     commit,
     engine_call,
     preset_kind,
     rules_for,
-    seat_of,
     store_new_game,
 )
 from engine.rules import DeckRow, Preset, RuleSet
@@ -309,7 +309,12 @@ def verify_rounds(game: Game) -> None:
 
 
 def create_game(
-    variant: object, players: object, options: object = None, first_dealer: object = None
+    variant: object,
+    players: object,
+    options: object = None,
+    first_dealer: object = None,
+    first_dealer_method: object = None,
+    scorekeeper: object = None,
 ) -> tuple[Game, str]:
     """Start a game played in rounds; returns it with its secret edit key (only a hash is stored)."""
     if not isinstance(variant, str):
@@ -319,14 +324,18 @@ def create_game(
         raise InvalidInput("options must be an object of house-rule options")
     rules = rules_for(variant, options)
     names = clean_players(players, rules.preset)
-    seat = seat_of(first_dealer, names)
-    return _store_new_game(rules, names, seat, stakes)
+    seat, dealt_by = choose_first_dealer(rules.preset, names, first_dealer, first_dealer_method, scorekeeper)
+    return _store_new_game(rules, names, seat, stakes, dealt_by)
 
 
 def _store_new_game(
-    rules: RuleSet, players: list[str], first_dealer: int, stakes: dict[str, Any] | None = None
+    rules: RuleSet,
+    players: list[str],
+    first_dealer: int,
+    stakes: dict[str, Any] | None = None,
+    dealt_by: dict[str, Any] | None = None,
 ) -> tuple[Game, str]:
-    return store_new_game(rules.preset.id, rules.options.as_json(), players, first_dealer, stakes)
+    return store_new_game(rules.preset.id, rules.options.as_json(), players, first_dealer, stakes, dealt_by)
 
 
 def rematch(game: Game) -> tuple[Game, str]:

@@ -332,7 +332,10 @@ def blank_sheet_context(
 
 
 def chip_tally_context(
-    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS, results: Sequence[Any] | None = None
+    players: Sequence[str] | None = None,
+    paper: str = "a4",
+    hands: int = CHIP_HANDS,
+    results: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player; for a game
     the table has ended, each player's result (D17: rows with name, held, bought, result, from the engine)."""
@@ -389,7 +392,10 @@ def chip_tally_html(
 
 
 def chip_tally_pdf(
-    players: Sequence[str] | None = None, paper: str = "a4", hands: int = CHIP_HANDS, results: Sequence[Any] | None = None
+    players: Sequence[str] | None = None,
+    paper: str = "a4",
+    hands: int = CHIP_HANDS,
+    results: Sequence[Any] | None = None,
 ) -> bytes:
     """The Play or Pay chip tally sheet as a PDF: hands down, chips paid and running balance across."""
     return _pdf("sheets/chip_tally.html", chip_tally_context(players, paper, hands, results))

@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from companion.errors import Conflict, InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Game, utc_now
+from engine import dealing
 from engine.cards import Suit
 from engine.errors import EngineError
 from engine.rules import (
@@ -173,8 +174,81 @@ def seat_of(first_dealer: object, players: Sequence[str]) -> int:
     return players.index(name)
 
 
+def choose_first_dealer(
+    preset: Preset, players: list[str], first_dealer: object, method: object = None, scorekeeper: object = None
+) -> tuple[int, dict[str, Any]]:
+    """The first dealer's seat and how it was chosen (RULES.md 5), by one of the ways the preset offers.
+
+    Without a method, a named first dealer was chosen by the table and no name draws one at random.
+    """
+    if method is None:
+        if scorekeeper is not None:
+            raise InvalidInput("scorekeeper goes with the first dealer left of the score keeper")
+        return seat_of(first_dealer, players), {"method": "chosen" if first_dealer is not None else "random"}
+    if not isinstance(method, str):
+        raise InvalidInput('first_dealer_method must be "chosen", "random", "high_card" or "left_of_scorekeeper"')
+    way = engine_call(dealing.verify_method, preset, method)
+    named = {"first_dealer": first_dealer, "scorekeeper": scorekeeper}
+    wanted = {
+        dealing.FirstDealerMethod.CHOSEN: "first_dealer",
+        dealing.FirstDealerMethod.HIGH_CARD: "first_dealer",
+        dealing.FirstDealerMethod.LEFT_OF_SCOREKEEPER: "scorekeeper",
+    }.get(way)
+    for field, value in named.items():
+        if value is not None and field != wanted:
+            raise InvalidInput(f'{field} does not go with the first dealer "{way.label.lower()}"')
+        if value is not None and not isinstance(value, str):
+            raise InvalidInput(f"{field} must be a player's name")
+    who = {
+        field: unicodedata.normalize("NFC", value).strip() for field, value in named.items() if isinstance(value, str)
+    }
+    seat = engine_call(
+        dealing.first_dealer, preset, way, players, chosen=who.get("first_dealer"), scorekeeper=who.get("scorekeeper")
+    )
+    record: dict[str, Any] = {"method": way.value}
+    if "scorekeeper" in who:
+        record["scorekeeper"] = who["scorekeeper"]
+    return seat, record
+
+
+@dataclass(frozen=True)
+class DealerWay:
+    """A way to pick the first dealer, as the new-game form offers it (engine.dealing)."""
+
+    value: str
+    label: str
+    how: str
+
+
+def first_dealer_ways(preset: Preset) -> tuple[DealerWay, ...]:
+    """The ways the preset offers, each with what the table does, in words."""
+    return tuple(DealerWay(way.value, way.label, way.how) for way in dealing.first_dealer_methods(preset))
+
+
+def first_dealer_text(game: Game) -> str | None:
+    """How the game's first dealer was chosen, in words for its page; None when it was not recorded."""
+    record = game.dealing or {}
+    try:
+        way = dealing.FirstDealerMethod.parse(record.get("method"))
+    except EngineError:
+        return None
+    dealer = game.players[game.first_dealer]
+    if way is dealing.FirstDealerMethod.LEFT_OF_SCOREKEEPER:
+        return f"{dealer} dealt first, sitting left of the score keeper, {record.get('scorekeeper')}."
+    if way is dealing.FirstDealerMethod.HIGH_CARD:
+        return f"{dealer} dealt first, having won the high-card draw (King high, Ace low)."
+    if way is dealing.FirstDealerMethod.RANDOM:
+        return f"{dealer} dealt first, drawn at random by the companion."
+    return f"{dealer} dealt first, chosen by the table."
+
+
 def store_new_game(
-    variant: str, options: dict[str, Any], players: list[str], first_dealer: int, money: dict[str, Any] | None
+    variant: str,
+    options: dict[str, Any],
+    players: list[str],
+    first_dealer: int,
+    money: dict[str, Any] | None,
+    dealt_by: dict[str, Any] | None = None,
 ) -> tuple[Game, str]:
     """Store a new game under a new id; returns it with its secret edit key (only a hash is stored)."""
     key = secrets.token_urlsafe(24)
@@ -187,6 +261,7 @@ def store_new_game(
         edit_key_hash=hash_key(key),
         finished=False,
         money=money,
+        dealing=dealt_by,
     )
     db.session.add(game)
     commit()

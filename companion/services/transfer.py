@@ -43,7 +43,7 @@ from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.security import hand_size_error
 from companion.services import disputes, kinds, play_or_pay, pot, rummy
-from companion.services.store import PRESETS, clean_players, commit, hash_key, is_whole, rules_for
+from companion.services.store import PRESETS, choose_first_dealer, clean_players, commit, hash_key, is_whole, rules_for
 from engine import play_or_pay as pop
 from engine.errors import EngineError
 from engine.scoring import verify_round_scores
@@ -445,7 +445,29 @@ def _settings(values: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
     first = values.get("first_dealer")
     if not is_whole(first) or not 0 <= first < len(names):  # type: ignore[operator]
         raise Invalid("first_dealer must be the seat (0 for the first player) of the player who dealt round 1")
+    _check_dealing(values.get("dealing"), variant, names, int(first))  # type: ignore[arg-type]
     return values, names, rounds
+
+
+def _check_dealing(record: object, variant: str, players: list[str], first: int) -> None:
+    """How the first dealer was chosen, if recorded: a way the preset offers, and for 3-13's way the score
+    keeper, whose left-hand neighbour must be the first dealer."""
+    if record is None:
+        return
+    if not isinstance(record, dict) or not set(record) <= {"method", "scorekeeper"}:
+        raise Invalid('the game\'s "dealing" must be null or an object like {"method": "high_card"}')
+    try:
+        seat, stored = choose_first_dealer(
+            PRESETS[variant],
+            players,
+            players[first] if record.get("method") not in ("random", "left_of_scorekeeper") else None,
+            record.get("method"),
+            record.get("scorekeeper"),
+        )
+    except ServiceError as error:
+        raise Invalid(f"the game's dealing record: {error.message}") from error
+    if stored != record or (record.get("method") == "left_of_scorekeeper" and seat != first):
+        raise Invalid("the game's dealing record does not match its first dealer")
 
 
 def _scores(where: str, players: list[str], went_out: object, scores: object) -> dict[str, int]:

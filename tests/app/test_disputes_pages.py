@@ -72,7 +72,7 @@ def test_checking_a_disputed_meld_shows_verdicts_and_how_wilds_were_read(client:
     assert "✗ Not all legal" in words
     assert "two wild cards may not be next to each other in a run" in words
     assert "Legal run" in words
-    assert "Read as: 🃏 as 10♣" in words
+    assert "Read as 9♣ 10♣ J♣ (🃏 as 10♣)" in words  # how the engine read the meld, and its wild
     assert "Pay Me, round 5: 7 cards · Jokers, 2s and Sevens wild" in words
     d1 = plain(client.get("/check?variant=pay-me&round=3&meld-0=5H+5S+5D"))
     assert "3 wild cards and 0 naturals" in d1

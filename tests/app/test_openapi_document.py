@@ -27,6 +27,7 @@ OPERATIONS_BEFORE = {
     ("/api/openapi.json", "get"),
     ("/api/games/{game_id}/events", "post"),
     ("/api/games/{game_id}/events/last", "delete"),
+    ("/api/games/{game_id}/end", "post"),  # issue 11: the table ends a Play or Pay game (D17)
     ("/api/games/{game_id}/export", "get"),
     ("/api/games/import", "post"),
 }
@@ -72,12 +73,13 @@ def test_the_schemas_are_the_models_schemas(client: FlaskClient) -> None:
 
 def test_request_bodies_refuse_unknown_fields_in_the_document(client: FlaskClient) -> None:
     described = document(client)["components"]["schemas"]
-    for name in ("NewGame", "RoundEntry", "PlayEvent", "PayEvent", "SettleEvent", "CheckRequest", "BestRequest",
-                 "LayoffRequest", "GameExport"):
+    for name in ("NewGame", "RoundEntry", "PlayEvent", "PayEvent", "SettleEvent", "PurchaseEvent", "EndGame",
+                 "CheckRequest", "BestRequest", "LayoffRequest", "GameExport"):
         assert described[name]["additionalProperties"] is False, name
     event = described["PlayOrPayEvent"]
     assert event["discriminator"]["propertyName"] == "type"
-    assert {item["$ref"].rsplit("/", 1)[1] for item in event["oneOf"]} == {"PlayEvent", "PayEvent", "SettleEvent"}
+    kinds = {item["$ref"].rsplit("/", 1)[1] for item in event["oneOf"]}
+    assert kinds == {"PlayEvent", "PayEvent", "SettleEvent", "PurchaseEvent"}
 
 
 def test_the_chip_maximum_of_the_code_is_in_the_document(client: FlaskClient) -> None:

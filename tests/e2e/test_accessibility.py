@@ -58,11 +58,19 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         went_out = next(name for name, points in scores.items() if points == 0)
         _round(base_url, money, {"went_out": went_out, "scores": scores})
     chips = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:4], "first_dealer": "Ann"})
-    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips}
+    ended = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:3], "first_dealer": "Ann"})
+    for body in ({"type": "purchase", "player": PLAYERS[2], "chips": 10}, {"type": "settle", "winner": PLAYERS[0],
+                 "cards_left": {PLAYERS[1]: 3, PLAYERS[2]: 1}}):
+        status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/events", body, key=ended["edit_key"])
+        assert status == 201, answer
+    status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/end", {}, key=ended["edit_key"])
+    assert status == 200, answer
+    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "play-or-pay-ended": ended}
 
 
 def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
-    pay_me, money, chips = (tables[kind]["id"] for kind in ("pay-me", "3-13", "play-or-pay"))
+    kinds = ("pay-me", "3-13", "play-or-pay", "play-or-pay-ended")
+    pay_me, money, chips, ended = (tables[kind]["id"] for kind in kinds)
     return [
         "/",
         "/games/new",
@@ -91,6 +99,8 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         f"/games/{chips}",
         f"/games/{chips}/hand",
         f"/games/{chips}/rules",
+        f"/games/{ended}/hand",  # the results of a game the table ended (D17)
+        f"/games/{ended}/sheet",
         "/games/no-such-game",
     ]
 
