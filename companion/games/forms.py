@@ -24,37 +24,24 @@ from companion.services.store import OPTION_SPECS
 
 POINTS_PATTERN = r"\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*"
 MAX_SEATS = 9
+DEALER_MISSING = {
+    "chosen": "Choose who deals first.",
+    "high_card": "Choose the player who won the high-card draw.",
+}
 
 
-class NewGameForm(FlaskForm):
-    variant = HiddenField()
+class FirstDealerForm(FlaskForm):
+    """A new-game form's players and how the first dealer is chosen (RULES.md 5)."""
+
     players = TextAreaField(
         "Players, in seat order (clockwise), one name per line",
         validators=[InputRequired("Enter the players' names, one per line.")],
     )
     first_dealer = SelectField("First dealer", default="random")
-    first_dealer_method = RadioField("How the first dealer is chosen", default="random", choices=[])
+    # Not required: without a way picked, the first dealer select says it (a seat is chosen, else random).
+    # The services check the way, in the engine's words.
+    first_dealer_method = RadioField("How the first dealer is chosen", choices=[], validate_choice=False)
     scorekeeper = SelectField("Score keeper", default="0", choices=[])
-
-    def option_fields(self) -> list[Any]:
-        return [self[f"opt_{key}"] for key in OPTION_SPECS]
-
-    def option_values(self) -> dict[str, Any]:
-        """The options as entered; a list of rounds left as the form filled it in is left out, so the
-        preset's own default applies (3-13 doubles the last two rounds actually played, with the full
-        cycle too), not the rounds the form happened to show."""
-        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS if not self._list_left_as_filled(key)}
-        values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
-        return values
-
-    def _list_left_as_filled(self, key: str) -> bool:
-        field = self[f"opt_{key}"]
-        if OPTION_SPECS[key].kind in ("bool", "choice"):
-            return False
-        return "".join(str(field.data or "").split()) == "".join(str(field.default or "").split())
-
-    def pot_fields(self) -> list[Any]:
-        return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]
 
     def player_names(self) -> list[str]:
         return [line for line in (self.players.data or "").splitlines() if line.strip()]
@@ -80,6 +67,13 @@ class NewGameForm(FlaskForm):
             return None, method, self.scorekeeper_name()
         return self.dealer_name(), method, None
 
+    def dealer_problem(self) -> str | None:
+        """The sentence for a way that needs a player when none was chosen, else None."""
+        dealer, method, _ = self.dealer_choice()
+        if dealer is None and method in DEALER_MISSING:
+            return DEALER_MISSING[method]
+        return None
+
     def dealer_name(self) -> str | None:
         """The chosen first dealer's name, or None for a random draw."""
         choice = self.first_dealer.data or "random"
@@ -88,6 +82,32 @@ class NewGameForm(FlaskForm):
             return None
         seat = int(choice)
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+
+class NewGameForm(FirstDealerForm):
+    variant = HiddenField()
+
+    def option_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in OPTION_SPECS]
+
+    def option_values(self) -> dict[str, Any]:
+        """The options as entered; a list of rounds left as the form filled it in is left out, so the
+        preset's own default applies (3-13 doubles the last two rounds actually played, with the full
+        cycle too), not the rounds the form happened to show."""
+        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS if not self._list_left_as_filled(key)}
+        values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
+        return values
+
+    def _list_left_as_filled(self, key: str) -> bool:
+        field = self[f"opt_{key}"]
+        if OPTION_SPECS[key].kind in ("bool", "choice"):
+            return False
+        return "".join(str(field.data or "").split()) == "".join(str(field.default or "").split())
+
+    def pot_fields(self) -> list[Any]:
+        return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]
+
+
 
 
 def seat_choices(max_players: int) -> list[SelectChoice]:

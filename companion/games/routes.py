@@ -19,10 +19,6 @@ from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
 bp = Blueprint("games", __name__)
-DEALER_MISSING = {
-    "chosen": "Choose who deals first.",
-    "high_card": "Choose the player who won the high-card draw.",
-}
 bp.add_app_template_filter(pot.format_cents, "cents")
 
 
@@ -54,8 +50,9 @@ def new_game() -> Any:
     if form.validate_on_submit():
         dealer, method, scorekeeper = form.dealer_choice()
         try:
-            if method in ("chosen", "high_card") and dealer is None:
-                raise InvalidInput(DEALER_MISSING[method])
+            problem = form.dealer_problem()
+            if problem:
+                raise InvalidInput(problem)
             game, key = rummy.create_game(
                 variant, form.player_names(), form.option_values(), dealer, method, scorekeeper
             )

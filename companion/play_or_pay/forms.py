@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, NumberRange
 
-from companion.games.forms import ActionForm
+from companion.games.forms import ActionForm, FirstDealerForm
 from companion.services import play_or_pay
 
 
-class PlayOrPayForm(FlaskForm):
-    players = TextAreaField(
-        "Players, in seat order (clockwise), one name per line",
-        validators=[InputRequired("Enter the players' names, one per line.")],
-    )
-    first_dealer = SelectField("First dealer", default="random")
+class PlayOrPayForm(FirstDealerForm):
     chips = IntegerField(
         "Starting chips, each player",
         default=play_or_pay.DEFAULT_CHIPS,
@@ -24,17 +18,6 @@ class PlayOrPayForm(FlaskForm):
             NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
         ],
     )
-
-    def player_names(self) -> list[str]:
-        return [line for line in (self.players.data or "").splitlines() if line.strip()]
-
-    def dealer_name(self) -> str | None:
-        choice = self.first_dealer.data or "random"
-        names = [name.strip() for name in self.player_names()]
-        if not (choice.isascii() and choice.isdigit()):
-            return None
-        seat = int(choice)
-        return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
 
 class HandEventForm(ActionForm):

@@ -11,11 +11,11 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
-from companion.games.forms import ActionForm, dealer_choices
+from companion.games.forms import ActionForm, dealer_choices, set_dealer_ways
 from companion.keys import can_edit, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
 from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm, purchase_form
-from companion.services import kinds, play_or_pay, rummy
+from companion.services import kinds, play_or_pay, rummy, store
 from companion.services.store import PRESETS
 from companion.sharing.links import share_url
 
@@ -30,6 +30,7 @@ def _new_game_form() -> PlayOrPayForm:
     form = PlayOrPayForm()
     preset = PRESETS[play_or_pay.PLAY_OR_PAY]
     form.first_dealer.choices = dealer_choices(preset.max_players)
+    set_dealer_ways(form, store.first_dealer_ways(preset), preset.max_players)
     return form
 
 
@@ -38,9 +39,13 @@ def new_play_or_pay() -> Any:
     form = _new_game_form()
     error = None
     if form.validate_on_submit():
+        dealer, method, scorekeeper = form.dealer_choice()
         try:
+            problem = form.dealer_problem()
+            if problem:
+                raise InvalidInput(problem)
             game, key = kinds.create_game(
-                play_or_pay.PLAY_OR_PAY, form.player_names(), {"chips": form.chips.data}, form.dealer_name()
+                play_or_pay.PLAY_OR_PAY, form.player_names(), {"chips": form.chips.data}, dealer, method, scorekeeper
             )
         except ServiceError as failure:
             error = failure.message
@@ -53,6 +58,7 @@ def new_play_or_pay() -> Any:
         form=form,
         preset=PRESETS[play_or_pay.PLAY_OR_PAY],
         variants=rummy.variant_choices(),
+        ways=store.first_dealer_ways(PRESETS[play_or_pay.PLAY_OR_PAY]),
         error=error,
     )
     return page, 400 if request.method == "POST" else 200

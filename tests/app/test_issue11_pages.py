@@ -134,6 +134,30 @@ def test_the_new_game_form_offers_the_ways_of_the_preset(client: FlaskClient) ->
     assert "High-card draw" in pay_me and "Left of the score keeper" not in pay_me
 
 
+def test_without_a_way_the_first_dealer_select_decides(
+    app: Flask, client: FlaskClient, post_form: Callable[..., Any]
+) -> None:
+    response = post_form("/games/new", {"variant": "pay-me", "players": "Ann\nBob\nCy", "first_dealer": "1"})
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert stored(app, game_id).dealing == {"method": "chosen"}
+    assert "Bob dealt first, chosen by the table." in plain(client.get(f"/games/{game_id}"))
+
+
+def test_the_play_or_pay_form_offers_the_high_card_draw(
+    app: Flask, client: FlaskClient, post_form: Callable[..., Any]
+) -> None:
+    page = plain(client.get("/games/new/chips"))
+    assert "High-card draw" in page and "Left of the score keeper" not in page
+    fields = {"players": "Ann\nBob\nCy", "chips": "20", "first_dealer_method": "high_card", "first_dealer": "2"}
+    response = post_form("/games/new/chips", fields)
+    assert response.status_code == 303
+    game_id = response.headers["Location"].split("/")[2]
+    assert stored(app, game_id).dealing == {"method": "high_card"}
+    refused = post_form("/games/new/chips", {**fields, "first_dealer": "random"})
+    assert refused.status_code == 400
+    assert "Choose the player who won the high-card draw." in plain(refused)
+
+
 @pytest.mark.parametrize(
     ("fields", "dealer", "says"),
     [
@@ -158,7 +182,8 @@ def test_the_form_records_the_way_and_the_game_page_says_it(
     [
         ({"first_dealer_method": "high_card", "first_dealer": "random"}, "Choose the player who won the high-card"),
         ({"first_dealer_method": "chosen"}, "Choose who deals first."),
-        ({"first_dealer_method": "coin"}, "Not a valid choice"),
+        ({"first_dealer_method": "coin"}, '"coin" is not a way to pick the first dealer'),
+        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "x"}, "Score keeper: Not a valid choice"),
     ],
 )
 def test_an_incomplete_first_dealer_choice_is_a_400(
