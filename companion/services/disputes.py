@@ -190,6 +190,8 @@ class HandView:
     melds: tuple[tuple[Face, ...], ...]
     layoffs: tuple[tuple[int, tuple[Face, ...]], ...]
     unmelded: tuple[Face, ...]
+    placements: tuple[str, ...] = ()
+    """Where each card laid off went, from the engine (D11): "🃏 as 8♥ on meld 1, at the low end"."""
 
     @property
     def summary(self) -> str:
@@ -209,7 +211,22 @@ def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
         melds=tuple(faces(meld, info) for meld in answer["melds"]),
         layoffs=tuple((int(item["meld"]), faces(item["cards"], info)) for item in answer.get("layoffs", ())),
         unmelded=faces(answer["unmelded"], info),
+        placements=placement_texts(answer.get("placements", ())),
     )
+
+
+PLACES = {"low": "at the low end", "high": "at the high end", "set": "in the set"}
+
+
+def placement_texts(placements: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """Each card laid off, where the engine put it: "🃏 as 8♥ on meld 1, at the low end"."""
+    shown = []
+    for item in placements:
+        card, stands = Card.parse(str(item["card"])), Card.parse(str(item.get("as") or item["card"]))
+        role = "" if card == stands else f" as {stands.symbol}"
+        place = PLACES.get(str(item.get("place")), "")
+        shown.append(f"{card.symbol}{role} on meld {item['meld']}" + (f", {place}" if place else ""))
+    return tuple(shown)
 
 
 # ---------------------------------------------------------------- the checks
@@ -492,6 +509,7 @@ class LogEntry:
             melds=tuple(faces(meld) for meld in self.result.get("melds", [])),
             layoffs=tuple((int(item["meld"]), faces(item["cards"])) for item in self.result.get("layoffs", [])),
             unmelded=faces(self.result.get("unmelded", [])),
+            placements=placement_texts(self.result.get("placements", [])),
         )
 
     @property
