@@ -184,12 +184,15 @@ def paths() -> dict[str, Any]:
         ),
         "/api/best": _check(
             "best", "The lowest-penalty arrangement of a hand", "BestRequest",
-            '{"penalty", "melds", "unmelded"}; with declarer melds also "layoffs" and "declarer" (D7). '
+            '{"penalty", "melds", "unmelded"}; with declarer melds also "layoffs" (the cards laid off onto each '
+            'meld: [{"meld", "cards"}]), "placements" (where each card went: [{"card", "meld", "place": '
+            '"low"|"high"|"set", "as": the card it stands for}]) and "declarer" (the melds after the lay-offs). '
             "A hand of more than 16 cards is refused (400).",
         ),
         "/api/layoff": _check(
             "layoff", "Judge one lay-off onto the declarer's meld number onto (from 1)", "LayoffRequest",
-            '{"valid", "code", "reason", "declarer": the melds after the lay-off}',
+            '{"valid", "code", "reason", "declarer": the melds after the lay-off, "placements": where each card '
+            'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}',
         ),
         "/api/games/{game_id}/events": {
             "parameters": [GAME_ID],
