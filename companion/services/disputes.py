@@ -499,6 +499,11 @@ class LogEntry:
         return faces(str(self.result.get("discard", "")).split())
 
     @property
+    def placed(self) -> tuple[str, ...]:
+        """Where the cards of a legal lay-off went: "3♥ on meld 1, at the low end"."""
+        return placement_texts(self.result.get("placements", []))
+
+    @property
     def best(self) -> HandView | None:
         """A scored hand's best arrangement (hand checks)."""
         if self.kind != "hand" or "penalty" not in self.result:
@@ -667,6 +672,8 @@ def add_layoff(game: Game, number: int, player: object, onto: object, cards: obj
     at = game_table(game, number)
     answer = lay_off(at, chain.melds, onto, cards)
     result = {"chain": chain.start.id, "onto": onto, "declarer": answer["declarer"], "code": answer["code"]}
+    if answer.get("placements"):
+        result["placements"] = answer["placements"]  # where each card went (D11)
     return log_check(
         game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player
     )

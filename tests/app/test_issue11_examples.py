@@ -3,6 +3,9 @@ and a round scored from hands; the answers are the engine's, as the command line
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -114,3 +117,17 @@ def test_d14_one_ace_per_run(client: FlaskClient) -> None:
     run = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
     answer = post(client, "check", variant="pay-me-family", round=1, options={"ace": "both"}, melds=[run])
     assert answer["valid"] is False
+
+
+@needs_layoff_engine
+def test_the_lay_off_chain_page_says_where_each_card_went(
+    client: FlaskClient, post_form: Callable[..., Any]
+) -> None:
+    game = api_game(client, "pay-me", ["Ann", "Bob", "Cy", "Dee"], "Ann")
+    client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
+    url = f"/games/{game['id']}/rounds/1"
+    assert post_form(url + "/declarer", {"declarer": "Bob", "meld-0": "4H 5H 6H", "discard": "KS"}).status_code == 303
+    assert post_form(url + "/layoffs", {"player": "Cy", "onto": "1", "cards": "7H 8H"}).status_code == 303
+    shown = client.get(url + "/layoffs").get_data(as_text=True)
+    page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)))
+    assert "laid off (7♥ on meld 1, at the high end, 8♥ on meld 1, at the high end)" in page
