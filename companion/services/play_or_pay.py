@@ -343,6 +343,15 @@ def end_game(game: Game, expected_version: object = None) -> Table:
     return table(game)
 
 
+def balances_after_hands(game: Game) -> list[dict[str, int]]:
+    """Each player's chips after each settled hand, from the ledger (chips bought before a hand count in it)."""
+    now = table(game)
+    return [
+        pop.chip_balances([entry for entry in now.ledger if entry.hand is None or entry.hand <= hand.hand], now.players)
+        for hand in now.hands
+    ]
+
+
 def final_results(game: Game) -> list[ResultRow] | None:
     """Each player's result once the table has ended the game (the sheet shows them); None before."""
     return table(game).result_rows() if game.finished else None

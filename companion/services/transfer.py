@@ -245,14 +245,16 @@ def _play_or_pay_csv(game: Game) -> str:
     header: list[object] = ["hand", "dealer", "went_out", "quick"]
     for name in players:
         header += [f"{name} chips", f"{name} balance"]
-    balance = {name: int(state["options"]["chips"]) for name in players}
     rows = []
-    for hand in state["hands"]:
+    for hand, balance in zip(state["hands"], play_or_pay.balances_after_hands(game), strict=True):
         row: list[object] = [hand["number"], hand["dealer"], hand["winner"] or "", "yes" if hand["quick"] else "no"]
         for name in players:
-            balance[name] += int(hand["payments"].get(name, 0))
             row += [hand["payments"].get(name, 0), balance[name]]
         rows.append(row)
+    for result in play_or_pay.final_results(game) or []:  # the table ended the game: result, then chips held
+        if not rows or rows[-1][0] != "result":
+            rows.append(["result", "", "", ""])
+        rows[-1] += [result.result, result.held]
     return _csv(header, rows)
 
 

@@ -3,7 +3,9 @@ ending the game, the results (chips held minus chips bought, from the engine), t
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import re
 from collections.abc import Callable
 from typing import Any
@@ -242,3 +244,15 @@ def test_ending_the_game_shows_each_players_result(client: FlaskClient, post_for
     assert post_form(f"/games/{game['id']}/hand/end", {}).status_code == 400
     post_form(f"/games/{game['id']}/hand/undo", {})
     assert "Results" not in plain(client.get(f"/games/{game['id']}/hand"))
+
+
+def test_the_csv_counts_purchases_in_the_balances_and_ends_with_the_results(client: FlaskClient) -> None:
+    game = create(client)
+    event(client, game, type="purchase", player="Cy", chips=10)
+    event(client, game, **QUICK_HAND)
+    end(client, game)
+    text = client.get(f"/games/{game['id']}/export.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][4:] == ["Ann chips", "Ann balance", "Bob chips", "Bob balance", "Cy chips", "Cy balance"]
+    assert rows[1] == ["1", "Ann", "Ann", "yes", "4", "24", "-3", "17", "-1", "29"]
+    assert rows[2] == ["result", "", "", "", "4", "24", "-3", "17", "-1", "29"]
