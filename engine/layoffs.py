@@ -209,7 +209,7 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
     suit = meld.read_as[0].suit
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     occupied = dict(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-    fixed: dict[int, MeldCard] = {}
+    placed: list[tuple[MeldCard, tuple[int, ...]]] = []  # each card with a role, and where it may stand
     free: list[MeldCard] = []
     for held in cards:
         wild = info.is_wild(held.card)
@@ -221,28 +221,59 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
         places = rank_positions(stands.rank, ace, no_aces)
-        _verify_ace_end(held, places, meld, what)
-        outside = [place for place in places if place not in occupied and place not in fixed]
+        outside = tuple(place for place in places if place not in occupied)
         if not outside:
-            raise _filled_problem(held, places, occupied, fixed, what)
-        fixed[_nearest(outside, meld.positions)] = held
-    return _place_run(meld, fixed, free, rules, info, what)
+            raise _filled_problem(held, places, occupied, {}, what)
+        placed.append((held, tuple(sorted(outside, key=lambda place: _distance(place, meld.positions)))))
+    first_problem: IllegalLayoff | None = None
+    # An ace may stand at either end under some rules: every choice is tried, as where it can stand
+    # depends on the other cards laid off with it, not only on the run's present ends.
+    for choice in itertools.product(*(places for _, places in placed)):
+        if len(set(choice)) < len(choice):
+            first_problem = first_problem or _twice_problem(placed, choice, what)
+            continue
+        fixed = {place: held for place, (held, _) in zip(choice, placed, strict=True)}
+        try:
+            return _place_run(meld, fixed, free, rules, info, what)
+        except IllegalLayoff as problem:
+            first_problem = first_problem or problem
+    assert first_problem is not None
+    if first_problem.code in ("gap", "ace_not_allowed"):
+        raise _ace_problem(meld, placed, rules, what) or first_problem
+    raise first_problem
 
 
-def _verify_ace_end(held: MeldCard, places: tuple[int, ...], meld: TableMeld, what: str) -> None:
-    """An ace laid at the end of the run where this game does not let an ace stand."""
-    stands = held.role or held.card
-    if stands.rank is not Rank.ACE or not places:
-        return
-    low, high = meld.positions[0], meld.positions[-1]
-    if low == 2 and 1 not in places and high != 13:
-        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2.")
-    if high == 13 and 14 not in places and low != 2:
-        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King.")
+def _distance(place: int, positions: tuple[int, ...]) -> int:
+    return min(abs(place - position) for position in positions)
 
 
-def _nearest(places: list[int], positions: tuple[int, ...]) -> int:
-    return min(places, key=lambda place: min(abs(place - position) for position in positions))
+def _twice_problem(placed: list[tuple[MeldCard, tuple[int, ...]]], choice: tuple[int, ...], what: str) -> IllegalLayoff:
+    seen: dict[int, MeldCard] = {}
+    for place, (held, _) in zip(choice, placed, strict=True):
+        if place in seen:
+            return IllegalLayoff("position_filled", f"{what}: two cards would stand in the same place ({seen[place]}).")
+        seen[place] = held
+    raise AssertionError("no place is taken twice")
+
+
+def _ace_problem(
+    meld: TableMeld, placed: list[tuple[MeldCard, tuple[int, ...]]], rules: RuleSet, what: str
+) -> IllegalLayoff | None:
+    """An ace laid at an end of the run where this game lets no ace stand, said in those words."""
+    others = [place for held, places in placed if (held.role or held.card).rank is not Rank.ACE for place in places]
+    low, high = min((*meld.positions, *others)), max((*meld.positions, *others))
+    for held, places in placed:
+        if (held.role or held.card).rank is not Rank.ACE:
+            continue
+        if low == 2 and 1 not in places and not rules.options.no_aces_in_runs:
+            return IllegalLayoff(
+                "ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2."
+            )
+        if high == 13 and 14 not in places and not rules.options.no_aces_in_runs:
+            return IllegalLayoff(
+                "ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King."
+            )
+    return None
 
 
 def _filled_problem(
