@@ -19,11 +19,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MeldKind, check_meld, rank_at, rank_positions
+from engine.melds import MeldKind, check_meld, rank_at, rank_positions, run_range
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, Settings, arrange, penalty_values
@@ -46,15 +46,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TableMeld:
-    """A meld on the table: its cards, what each stands for, and (runs) each one's place."""
+    """A meld on the table: its cards, what each stands for, and (runs) each one's place.
+
+    Where the cards leave the reading open (D13), `others` holds the other legal readings, and
+    `written` the cards as laid down, so that writing the meld out keeps it open.
+    """
 
     kind: MeldKind
     cards: tuple[Card, ...]
     read_as: tuple[Card, ...]
     positions: tuple[int, ...] = ()
+    others: tuple[TableMeld, ...] = ()
+    written: tuple[MeldCard, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join(str(card) for card in self.meld_cards)
+        return " ".join(self.as_json())
 
     @property
     def meld_cards(self) -> tuple[MeldCard, ...]:
@@ -65,21 +71,142 @@ class TableMeld:
         )
 
     def as_json(self) -> list[str]:
+        """The meld as written out: every role once the reading is fixed, as laid down while open."""
+        if self.others and self.written:
+            return [str(card) for card in self.written]
         return [str(card) for card in self.meld_cards]
 
+    @property
+    def is_open(self) -> bool:
+        """Whether more than one reading is still open (D13)."""
+        return bool(self.others)
 
-def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
-    """Read the declarer's melds; raise IllegalMeld naming the first that is not legal."""
+    @property
+    def readings(self) -> tuple[TableMeld, ...]:
+        """Every reading of the meld still open (D13), each fixed; this one first.
+
+        >>> from engine.rules import rule_set
+        >>> from engine.schedule import round_info
+        >>> rules = rule_set("pay-me-family")
+        >>> (meld,) = table_melds(["5H JK 6H"], rules, round_info(rules, 5))
+        >>> sorted(str(reading) for reading in meld.readings)
+        ['5H 6H JK=7H', 'JK=4H 5H 6H']
+        """
+        return (replace(self, others=(), written=()), *self.others)
+
+
+def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose: bool = False) -> tuple[TableMeld, ...]:
+    """Read the declarer's melds; raise IllegalMeld naming the first that is not legal.
+
+    Each meld keeps every reading its cards leave open (D13). Written melds follow the order they
+    are written in where it is a sequence; with `loose` (melds split from a hand) nothing is
+    taken from the order.
+    """
     laid = []
     for number, text in enumerate(melds, start=1):
         cards = parse_meld(text)
         verdict = check_meld(cards, rules, info)
-        if not verdict.valid or verdict.kind is None or verdict.read_as is None:
+        if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+            shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+            laid.append(_open(shown, cards, rules, info, loose))
+            continue
+        # The cards decide, not their written order (D10): any legal arrangement will do.
+        readings = _all_readings(cards, rules, info)
+        if not readings:
             raise IllegalMeld(
                 verdict.code or "illegal", f"declarer's meld {number} ({text.strip()}) is not legal: {verdict.reason}"
             )
-        laid.append(_from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions))
+        laid.append(_open(readings[0], cards, rules, info, loose))
     return tuple(laid)
+
+
+def _open(shown: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, loose: bool) -> TableMeld:
+    readings = _all_readings(cards, rules, info)
+    runs = [reading for reading in readings if reading.kind is MeldKind.RUN]
+    if not loose:
+        in_order = [reading for reading in runs if _follows(reading, cards)]
+        if in_order:
+            readings = [reading for reading in readings if reading.kind is MeldKind.SET or reading in in_order]
+    if shown in readings:
+        readings.remove(shown)
+    elif readings:
+        shown = readings.pop(0)
+    if not readings:
+        return shown
+    return replace(shown, others=tuple(readings), written=tuple(cards))
+
+
+def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
+    """Whether a run reading keeps the order the cards are written in, up or down."""
+    for ordered in (reading.meld_cards, reading.meld_cards[::-1]):
+        if all(
+            laid.card == held.card and held.role in (None, laid.role or laid.card)
+            for laid, held in zip(ordered, cards, strict=True)
+        ):
+            return True
+    return False
+
+
+def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    pinned = [held for held in cards if held.role or not info.is_wild(held.card)]
+    free = [held.card for held in cards if not (held.role or not info.is_wild(held.card))]
+    stands = [held.role or held.card for held in pinned]
+    found: dict[tuple[object, ...], TableMeld] = {}
+    ranks = {card.rank for card in stands}
+    for rank in ranks if len(ranks) == 1 else (set(Rank) if not ranks else set()):
+        assert rank is not None
+        _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
+    suits = {card.suit for card in stands}
+    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
+    lowest, highest = run_range(ace, no_aces)
+    for suit in suits if len(suits) == 1 else (set(Suit) if not suits else set()):
+        assert suit is not None
+        for start in range(lowest, highest - len(cards) + 2):
+            window = range(start, start + len(cards))
+            options = [[p for p in rank_positions(card.rank, ace, no_aces) if p in window] for card in stands]  # type: ignore[arg-type]
+            for choice in itertools.product(*options):
+                if len(set(choice)) < len(choice) or any(card.suit != suit for card in stands):
+                    continue
+                rest = [place for place in window if place not in choice]
+                for order in dict.fromkeys(itertools.permutations(free)):
+                    layout = {place: held.card for place, held in zip(choice, pinned, strict=True)}
+                    layout.update(zip(rest, order, strict=True))
+                    # Every wild is written with its role, even one standing for itself.
+                    written = tuple(
+                        MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
+                    )
+                    _add_reading(found, written, rules, info, MeldKind.RUN)
+    return list(found.values())
+
+
+def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[MeldCard, ...]:
+    """A set of `rank` with every free wild given a role: itself if of that rank, else a suit missing."""
+    taken = [(held.role or held.card).suit for held in pinned]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    held = list(pinned)
+    for index, card in enumerate(free):
+        suit = card.suit if card.rank == rank and card.suit else missing[index % len(missing)]
+        held.append(MeldCard(card, Card(rank, suit)))
+    return tuple(held)
+
+
+def _add_reading(
+    found: dict[tuple[object, ...], TableMeld],
+    cards: tuple[MeldCard, ...],
+    rules: RuleSet,
+    info: RoundInfo,
+    kind: MeldKind,
+) -> None:
+    verdict = check_meld(cards, rules, info)
+    if not verdict.valid or verdict.kind is not kind or verdict.read_as is None:
+        return
+    reading = _from_reading(kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+    if kind is MeldKind.SET:
+        key: tuple[object, ...] = (kind, verdict.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
+    else:
+        key = (kind, reading.cards, reading.read_as, reading.positions)
+    found.setdefault(key, reading)
 
 
 def verify_laid_down(
@@ -181,15 +308,73 @@ def verify_layoff(
         raise IllegalLayoff("no_cards", "A lay-off needs at least one card.")
     meld = melds[target]
     what = f"{' '.join(str(card) for card in cards)} cannot be laid off on {meld}"
-    if meld.kind is MeldKind.SET:
-        return _extend_set(meld, cards, rules, info, what)
-    return _extend_run(meld, cards, rules, info, what)
+    extended: list[TableMeld] = []
+    problems: list[IllegalLayoff] = []
+    for reading in meld.readings:
+        try:
+            extended.append(_extend(reading, cards, rules, info, what))
+        except IllegalLayoff as problem:
+            problems.append(problem)
+    if not extended:
+        raise problems[0]
+    # A laid-off wild goes to the upper end of a run (D11); the first reading wins a tie.
+    chosen = max(extended, key=lambda after: _height(meld, after, info))
+    return _still_open(meld, chosen, rules, info)
+
+
+def _extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    if reading.kind is MeldKind.SET:
+        return _extend_set(reading, cards, rules, info, what)
+    return _extend_run(reading, cards, rules, info, what)
+
+
+def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
+    """The cards a lay-off added: (card, what it stands for, place or 0 in a set)."""
+    cells = Counter(zip(after.cards, after.read_as, after.positions or (0,) * len(after.cards), strict=True))
+    for reading in before.readings:
+        old = Counter(zip(reading.cards, reading.read_as, reading.positions or (0,) * len(reading.cards), strict=True))
+        if reading.kind is after.kind and not old - cells:
+            return sorted((cells - old).elements(), key=lambda cell: cell[2])
+    return []
+
+
+def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
+    """How high the laid-off wild cards stand: runs above sets, upper places above lower ones."""
+    if after.kind is MeldKind.SET:
+        return -1
+    return sum(place for card, _, place in _added(before, after) if info.is_wild(card))
+
+
+def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """The extended meld, keeping open every other reading on which the same lay-off fits (D13).
+
+    In a run the cards laid off keep the places they took; a wild laid on a set stands for no
+    rank in particular, so every set reading that takes it stays open."""
+    if not before.is_open:
+        return chosen
+    added = _added(before, chosen)
+    in_set = chosen.kind is MeldKind.SET
+    pinned = tuple(
+        MeldCard(card, stands) if info.is_wild(card) and not in_set else MeldCard(card) for card, stands, _ in added
+    )
+    others = []
+    for reading in before.readings:
+        try:
+            after = _extend(reading, pinned, rules, info, "")
+        except IllegalLayoff:
+            continue
+        if after.kind is not chosen.kind or after == chosen:
+            continue
+        now = _added(reading, after)
+        same = Counter(c for c, _, _ in now) == Counter(c for c, _, _ in added) if in_set else now == added
+        if same:
+            others.append(after)
+    if not others:
+        return chosen
+    return replace(chosen, others=tuple(others), written=before.written + pinned)
 
 
 def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
-    if all(info.is_wild(card) for card in meld.cards):
-        # A set of wild cards only has no rank of its own until a natural joins it.
-        return _judge(tuple(MeldCard(card) for card in meld.cards) + cards, rules, info, what)
     rank = meld.read_as[0].rank
     for held in cards:
         stands = held.role or held.card
@@ -366,7 +551,14 @@ class LayoffScore:
         return payload
 
 
-_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...]]
+# The arrangement of the cards kept, the lay-offs, the declarer's melds after them, and how high
+# the laid-off wilds stand (D11 prefers the upper end of a run).
+_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], int]
+
+
+def _preference(best: _Best) -> tuple[int, int, int]:
+    """D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest."""
+    return best[0].penalty, sum(len(cards) for _, cards in best[1]), -best[3]
 
 
 def score_with_layoffs(
@@ -378,10 +570,10 @@ def score_with_layoffs(
     def solve(cards: Counter[Card]) -> Arrangement:
         return arrange(list(cards.elements()), rules, info, values)
 
-    best: _Best = (solve(Counter(hand)), (), tuple(declarer))
+    best: _Best = (solve(Counter(hand)), (), tuple(declarer), 0)
     if rules.options.lay_offs and declarer:
         best = _search_layoffs(Counter(hand), tuple(declarer), rules, info, solve, best)
-    arrangement, layoffs, after = best
+    arrangement, layoffs, after, _ = best
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
     return LayoffScore(scored, layoffs, after)
 
@@ -407,23 +599,25 @@ def _search_layoffs(
         if key in known:
             return known[key]
         if index == len(declarer):
-            result: _Best = (solve(cards), (), ())
+            result: _Best = (solve(cards), (), (), 0)
         else:
             rest = search(index + 1, cards)
-            result = (rest[0], rest[1], (declarer[index], *rest[2]))
+            result = (rest[0], rest[1], (declarer[index], *rest[2]), rest[3])
             for used in _layoff_candidates(declarer[index], cards, rules, info, values):
                 try:
                     extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
                 except IllegalLayoff:
                     continue
                 rest = search(index + 1, cards - Counter(used))
-                if rest[0].penalty < result[0].penalty:
-                    result = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]))
+                height = rest[3] + max(0, _height(declarer[index], extended, info))
+                candidate = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]), height)
+                if _preference(candidate) < _preference(result):
+                    result = candidate
         known[key] = result
         return result
 
     found = search(0, hand)
-    return found if found[0].penalty < best[0].penalty else best
+    return found if _preference(found) < _preference(best) else best
 
 
 def _wild_groups(
@@ -445,7 +639,22 @@ def _wild_groups(
 def _layoff_candidates(
     meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
-    """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
+    """Groups of hand cards that could extend the meld, on any reading still open (D13);
+    verify_layoff decides which are legal."""
+    if not meld.is_open:
+        yield from _reading_candidates(meld, cards, rules, info, values)
+        return
+    seen: set[tuple[Card, ...]] = set()
+    for reading in meld.readings:
+        for group in _reading_candidates(reading, cards, rules, info, values):
+            if group not in seen:
+                seen.add(group)
+                yield group
+
+
+def _reading_candidates(
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+) -> Iterator[tuple[Card, ...]]:
     wild_groups = _wild_groups(cards, rules, info, values)
     naturals_in_hand = Counter({card: count for card, count in cards.items() if not info.is_wild(card)})
     if meld.kind is MeldKind.SET:
