@@ -169,7 +169,6 @@ class Card:
         return (_SUIT_ORDER[self.suit], int(self.rank))
 
 
-
 def _parse_token(text: str) -> Card | None:
     token = text.translate(_INVISIBLE).strip().upper()
     if token in _JOKER_TOKENS:

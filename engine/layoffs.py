@@ -20,22 +20,27 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
 from engine.melds import MeldKind, check_meld, rank_at, rank_positions, run_range
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, arrange, penalty_values
+from engine.solver import Arrangement, Settings, arrange, going_out, penalty_values
 
 __all__ = [
     "LayoffScore",
+    "Place",
+    "Placement",
     "TableMeld",
     "can_lay_down",
     "can_lay_off",
+    "declarer_melds",
     "lay_off",
     "layoff_turns",
     "parse_meld",
+    "placements",
     "score_in_turn",
     "score_with_layoffs",
     "table_melds",
@@ -209,6 +214,39 @@ def _add_reading(
     found.setdefault(key, reading)
 
 
+def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
+    """The melds of the player who went out, from their cards (D13).
+
+    Melds separated by ``|`` are taken exactly as written. A loose hand is split into as few melds
+    as the engine finds (a final discard left out where the rules allow one), and each keeps every
+    reading its cards leave open. Raises IllegalMeld or CannotGoOut with the reason.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me-family")
+    >>> melds = declarer_melds("4H JK 5H 9C 9D 9S", rules, round_info(rules, 4))
+    >>> sorted(len(meld.readings) for meld in melds)
+    [1, 2]
+    >>> [str(meld) for meld in declarer_melds("5H 6H 7H | 9C 9D 9S", rules, round_info(rules, 4))]
+    ['5H 6H 7H', '9C 9D 9S']
+    """
+    if "|" in hand:
+        return table_melds([text for text in hand.split("|") if text.strip()], rules, info)
+    cards = [held.card for held in parse_meld(hand)]
+    found = going_out(cards, rules, info)
+    groups = [list(meld) for meld in found.melds]
+    merged = True
+    while merged:  # as few melds as the cards allow: join any two that make one meld
+        merged = False
+        for first, second in itertools.combinations(range(len(groups)), 2):
+            union = tuple(MeldCard(card) for card in groups[first] + groups[second])
+            if _all_readings(union, rules, info):
+                groups[first] += groups.pop(second)
+                merged = True
+                break
+    return table_melds([" ".join(str(card) for card in group) for group in groups], rules, info, loose=True)
+
+
 def verify_laid_down(
     melds: Sequence[str], discard: Sequence[Card], rules: RuleSet, info: RoundInfo
 ) -> tuple[TableMeld, ...]:
@@ -348,30 +386,45 @@ def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
 def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: RoundInfo) -> TableMeld:
     """The extended meld, keeping open every other reading on which the same lay-off fits (D13).
 
-    In a run the cards laid off keep the places they took; a wild laid on a set stands for no
-    rank in particular, so every set reading that takes it stays open."""
+    A natural card laid off only stands for itself, so it fixes nothing more than that; a wild laid
+    off in a run keeps the place it took, and one laid on a set stands for no rank in particular."""
     if not before.is_open:
         return chosen
     added = _added(before, chosen)
-    in_set = chosen.kind is MeldKind.SET
+    wilds = _wild_cells(added, chosen, info)
     pinned = tuple(
-        MeldCard(card, stands) if info.is_wild(card) and not in_set else MeldCard(card) for card, stands, _ in added
+        MeldCard(card, stands) if info.is_wild(card) and chosen.kind is MeldKind.RUN else MeldCard(card)
+        for card, stands, _ in added
     )
     others = []
     for reading in before.readings:
+        if wilds and reading.kind is not chosen.kind:
+            continue
         try:
-            after = _extend(reading, pinned, rules, info, "")
+            after = _extend(
+                reading,
+                pinned if reading.kind is chosen.kind else tuple(map(MeldCard, (c for c, _, _ in added))),
+                rules,
+                info,
+                "",
+            )
         except IllegalLayoff:
             continue
-        if after.kind is not chosen.kind or after == chosen:
-            continue
-        now = _added(reading, after)
-        same = Counter(c for c, _, _ in now) == Counter(c for c, _, _ in added) if in_set else now == added
-        if same:
+        if after != chosen and _wild_cells(_added(reading, after), after, info) == wilds:
             others.append(after)
     if not others:
         return chosen
     return replace(chosen, others=tuple(others), written=before.written + pinned)
+
+
+def _wild_cells(added: list[tuple[Card, Card, int]], after: TableMeld, info: RoundInfo) -> list[tuple[Card, Card, int]]:
+    """What a lay-off fixed: the wild cards it added with the place each took in a run (nothing in
+    a set), and the end an ace took."""
+    if after.kind is MeldKind.SET:
+        return sorted(
+            ((card, Card.JOKER, 0) for card, _, _ in added if info.is_wild(card)), key=lambda cell: cell[0].sort_key
+        )
+    return [cell for cell in added if info.is_wild(cell[0]) or cell[0].rank is Rank.ACE]
 
 
 def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
@@ -541,6 +594,7 @@ class LayoffScore:
     arrangement: Arrangement
     layoffs: tuple[tuple[int, tuple[Card, ...]], ...]  # (meld index, cards laid off)
     melds_after: tuple[TableMeld, ...]
+    placements: tuple[Placement, ...] = ()  # where each card laid off went (D11)
 
     def as_json(self) -> dict[str, object]:
         payload = self.arrangement.as_json()
@@ -548,7 +602,59 @@ class LayoffScore:
             {"meld": index + 1, "cards": [str(card) for card in cards]} for index, cards in self.layoffs
         ]
         payload["declarer"] = [meld.as_json() for meld in self.melds_after]
+        payload["placements"] = [placement.as_json() for placement in self.placements]
         return payload
+
+
+class Place(Enum):
+    """Where a card laid off went: below a run, above it, or into a set."""
+
+    LOW = "low"
+    HIGH = "high"
+    SET = "set"
+
+    @property
+    def words(self) -> str:
+        return {"low": "at the low end", "high": "at the high end", "set": "in the set"}[self.value]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card laid off: onto which declarer meld (0-based), where, and the card it stands for."""
+
+    card: Card
+    meld: int
+    place: Place
+    stands_for: Card
+
+    def __str__(self) -> str:
+        role = "" if self.card == self.stands_for else f" as {self.stands_for}"
+        return f"{self.card}{role} on meld {self.meld + 1}, {self.place.words}"
+
+    def as_json(self) -> dict[str, object]:
+        return {"card": str(self.card), "meld": self.meld + 1, "place": self.place.value, "as": str(self.stands_for)}
+
+
+def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placement, ...]:
+    """Where each card a lay-off added to meld `meld` (0-based) went, lowest place first.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> info = round_info(rules, 5)
+    >>> (run,) = table_melds(["9H 10H JH"], rules, info)
+    >>> after = verify_layoff([run], 0, parse_meld("8H JK"), rules, info)
+    >>> [str(placement) for placement in placements(run, after, 0)]
+    ['8H on meld 1, at the low end', 'JK as QH on meld 1, at the high end']
+    """
+    added = _added(before, after)
+    if after.kind is MeldKind.SET:
+        return tuple(Placement(card, meld, Place.SET, stands) for card, stands, _ in added)
+    kept = Counter(after.positions) - Counter(place for _, _, place in added)
+    low = min(kept) if kept else 0
+    return tuple(
+        Placement(card, meld, Place.LOW if place < low else Place.HIGH, stands) for card, stands, place in added
+    )
 
 
 # The arrangement of the cards kept, the lay-offs, the declarer's melds after them, and how high
@@ -575,7 +681,8 @@ def score_with_layoffs(
         best = _search_layoffs(Counter(hand), tuple(declarer), rules, info, solve, best)
     arrangement, layoffs, after, _ = best
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
-    return LayoffScore(scored, layoffs, after)
+    placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
+    return LayoffScore(scored, layoffs, after, placed)
 
 
 def _search_layoffs(

@@ -238,18 +238,27 @@ def extensions(layout: Layout, laid: Sequence[MeldCard], ctx: Ctx) -> Iterator[t
 
 def layoff_results(
     readings: frozenset[Layout], laid: Sequence[MeldCard], ctx: Ctx
-) -> dict[Placement, frozenset[Layout]]:
+) -> dict[tuple[object, ...], frozenset[Layout]]:
     """Per placement of the cards laid off, the readings that stay open after it (D13)."""
-    results: dict[Placement, set[Layout]] = {}
+    results: dict[tuple[object, ...], set[Layout]] = {}
     for layout in readings:
         for new, placement in extensions(layout, laid, ctx):
-            results.setdefault(_placement_key(placement), set()).add(new)
+            results.setdefault(_placement_key(placement, ctx), set()).add(new)
     return {placement: frozenset(layouts) for placement, layouts in results.items()}
 
 
-def _placement_key(placement: Placement) -> Placement:
-    # Where a card laid on a set stands is the set itself; in a run, its place.
-    return tuple(sorted(placement, key=lambda item: (item[0].sort_key, item[1])))
+def _placement_key(placement: Placement, ctx: Ctx) -> tuple[object, ...]:
+    """What a lay-off fixes: a natural laid off stands for itself whatever the reading (an ace at
+    the end it took); a wild keeps its place in a run, and stands for no rank in particular in a set."""
+    items: list[tuple[object, ...]] = []
+    for card, place, stands in placement:
+        if not ctx.is_wild(card):  # an ace laid in a run keeps its end
+            items.append(("natural", card.sort_key, place if card.rank is Rank.ACE else 0))
+        elif place == 0:
+            items.append(("set", card.sort_key))
+        else:
+            items.append(("run", card.sort_key, place, str(stands)))
+    return tuple(sorted(items, key=str))
 
 
 def can_lay_off(readings: frozenset[Layout], laid: Sequence[MeldCard], ctx: Ctx) -> bool:

@@ -190,7 +190,7 @@ def test_open_readings_and_lay_offs_match_the_reference(data: Drawn, pick: list[
     if can_lay_off(table, onto, laid, rules, info):
         after = lay_off(table, onto, laid, rules, info)[onto]
         placements = ref.layoff_results(layouts(table[onto]), laid, ctx)
-        assert layouts(after) in placements.values(), "the readings left open are those of one placement"
+        assert layouts(after) in placements.values(), ([str(c) for c in laid], rules.options, info.number, str(after))
 
 
 @CHECK
