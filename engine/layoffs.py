@@ -154,8 +154,9 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
-    pinned = [held for held in cards if held.role or not info.is_wild(held.card)]
-    free = [held.card for held in cards if not (held.role or not info.is_wild(held.card))]
+    pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
+    pinned = [cards[index] for index in pinned_at]
+    free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
     stands = [held.role or held.card for held in pinned]
     found: dict[tuple[object, ...], TableMeld] = {}
     ranks = {card.rank for card in stands}
@@ -174,7 +175,7 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
                 if len(set(choice)) < len(choice) or any(card.suit != suit for card in stands):
                     continue
                 rest = [place for place in window if place not in choice]
-                for order in dict.fromkeys(itertools.permutations(free)):
+                for order in _wild_orders(cards, pinned_at, free, choice, rest, rules):
                     layout = {place: held.card for place, held in zip(choice, pinned, strict=True)}
                     layout.update(zip(rest, order, strict=True))
                     # Every wild is written with its role, even one standing for itself.
@@ -183,6 +184,30 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
                     )
                     _add_reading(found, written, rules, info, MeldKind.RUN)
     return list(found.values())
+
+
+def _wild_orders(
+    cards: tuple[MeldCard, ...],
+    pinned_at: list[int],
+    free: list[Card],
+    choice: tuple[int, ...],
+    rest: list[int],
+    rules: RuleSet,
+) -> Iterator[tuple[Card, ...]]:
+    """The orders worth trying for the free wild cards on the places left in a run.
+
+    Wilds that cannot count as natural are interchangeable, so one order stands for all, plus
+    the order that keeps the cards as written where the places allow it (D10)."""
+    if rules.options.wild_in_place_natural:
+        yield from dict.fromkeys(itertools.permutations(free))
+        return
+    yield tuple(free)
+    start, count = min(*choice, *rest), len(cards)
+    for descending in (False, True):
+        places = [start + count - 1 - index if descending else start + index for index in range(count)]
+        if all(places[index] == place for index, place in zip(pinned_at, choice, strict=True)):
+            layout = {places[index]: held.card for index, held in enumerate(cards)}
+            yield tuple(layout[place] for place in rest)
 
 
 def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[MeldCard, ...]:
@@ -701,6 +726,18 @@ def _search_layoffs(
     values = penalty_values(rules.options.penalty_table, info)
     known: dict[tuple[int, frozenset[tuple[Card, int]]], _Best] = {}
 
+    extended_by: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
+
+    def extend(index: int, used: tuple[Card, ...]) -> TableMeld | None:
+        """The meld after the lay-off, or None where it is not legal; remembered per meld and cards."""
+        key = (index, used)
+        if key not in extended_by:
+            try:
+                extended_by[key] = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
+            except IllegalLayoff:
+                extended_by[key] = None
+        return extended_by[key]
+
     def search(index: int, cards: Counter[Card]) -> _Best:
         key = (index, frozenset(cards.items()))
         if key in known:
@@ -708,14 +745,20 @@ def _search_layoffs(
         if index == len(declarer):
             result: _Best = (solve(cards), (), (), 0)
         else:
-            rest = search(index + 1, cards)
-            result = (rest[0], rest[1], (declarer[index], *rest[2]), rest[3])
+            kept = search(index + 1, cards)
+            result = (kept[0], kept[1], (declarer[index], *kept[2]), kept[3])
             for used in _layoff_candidates(declarer[index], cards, rules, info, values):
-                try:
-                    extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
-                except IllegalLayoff:
+                # Keeping the cards instead scores at most their points more, so a lay-off that
+                # cannot bring the penalty down to the best found so far is not tried.
+                if kept[0].penalty - sum(values[card.code] for card in used) > result[0].penalty:
+                    continue
+                extended = extend(index, used)
+                if extended is None:
                     continue
                 rest = search(index + 1, cards - Counter(used))
+                laid = len(used) + sum(len(cards) for _, cards in rest[1])
+                if (rest[0].penalty, laid) > _preference(result)[:2]:
+                    continue
                 height = rest[3] + max(0, _height(declarer[index], extended, info))
                 candidate = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]), height)
                 if _preference(candidate) < _preference(result):

@@ -121,6 +121,25 @@ def reference_table(written: list[str], ctx: ref.Ctx) -> list[frozenset[ref.Layo
     return [ref.written_layouts([MeldCard.parse(token) for token in text.split()], ctx) for text in written]
 
 
+def same_readings(engine: frozenset[ref.Layout], reference: frozenset[ref.Layout], ctx: ref.Ctx) -> bool:
+    """The same readings, up to which of several wild cards that count as wild stands where: the
+    engine keeps one of those, as they are the same for every lay-off."""
+    return canonical(engine, ctx) == canonical(reference, ctx)
+
+
+def canonical(layouts: frozenset[ref.Layout], ctx: ref.Ctx) -> set[object]:
+    found: set[object] = set()
+    for layout in layouts:
+        if layout[0] == "set" or ctx.in_place:
+            found.add(layout)
+            continue
+        cells = layout[2]
+        wild = tuple(sorted((str(card) for _, card, _ in cells if ctx.is_wild(card))))  # type: ignore[attr-defined]
+        shape = tuple((place, stands, ctx.is_wild(card)) for place, card, stands in cells)  # type: ignore[attr-defined]
+        found.add((layout[1], shape, wild))
+    return found
+
+
 @CHECK
 @given(data=layoff_games(), pick=st.lists(st.booleans(), min_size=5, max_size=5), onto=st.integers(0, 1))
 def test_a_lay_off_is_legal_exactly_when_the_reference_finds_a_place(data: Drawn, pick: list[bool], onto: int) -> None:
@@ -130,7 +149,7 @@ def test_a_lay_off_is_legal_exactly_when_the_reference_finds_a_place(data: Drawn
     onto = min(onto, len(table) - 1)
     laid = [MeldCard(card) for card, chosen in zip(hand, pick, strict=False) if chosen]
     assume(laid)
-    assert layouts(table[onto]) == reference_table(written, ctx)[onto], written
+    assert same_readings(layouts(table[onto]), reference_table(written, ctx)[onto], ctx), written
     expected = ref.can_lay_off(layouts(table[onto]), laid, ctx)
     assert can_lay_off(table, onto, laid, rules, info) == expected, (written, onto, [str(c) for c in laid])
 
@@ -183,14 +202,15 @@ def test_open_readings_and_lay_offs_match_the_reference(data: Drawn, pick: list[
     ctx = ref.ctx_of(rules, info)
     table = table_melds(written, rules, info)
     onto = min(onto, len(table) - 1)
-    assert [layouts(meld) for meld in table] == reference_table(written, ctx), (written, rules.options, info)
+    for meld, expected in zip(table, reference_table(written, ctx), strict=True):
+        assert same_readings(layouts(meld), expected, ctx), (written, rules.options, info)
     laid = [MeldCard(card) for card, chosen in zip(hand, pick, strict=False) if chosen]
     assume(laid)
     assert can_lay_off(table, onto, laid, rules, info) == ref.can_lay_off(layouts(table[onto]), laid, ctx)
     if can_lay_off(table, onto, laid, rules, info):
         after = lay_off(table, onto, laid, rules, info)[onto]
         placements = ref.layoff_results(layouts(table[onto]), laid, ctx)
-        assert layouts(after) in placements.values(), ([str(c) for c in laid], rules.options, info.number, str(after))
+        assert any(same_readings(layouts(after), value, ctx) for value in placements.values()), ([str(c) for c in laid], rules.options, info.number, str(after))
 
 
 @CHECK
