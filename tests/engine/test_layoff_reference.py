@@ -210,7 +210,8 @@ def test_open_readings_and_lay_offs_match_the_reference(data: Drawn, pick: list[
     if can_lay_off(table, onto, laid, rules, info):
         after = lay_off(table, onto, laid, rules, info)[onto]
         placements = ref.layoff_results(layouts(table[onto]), laid, ctx)
-        assert any(same_readings(layouts(after), value, ctx) for value in placements.values()), ([str(c) for c in laid], rules.options, info.number, str(after))
+        context = ([str(card) for card in laid], rules.options, info.number, str(after))
+        assert any(same_readings(layouts(after), value, ctx) for value in placements.values()), context
 
 
 @CHECK
