@@ -24,7 +24,7 @@ DECKS = {"pay-me": (3, 6), "pay-me-family": (2, 4), "three-thirteen": (2, 0), "3
 NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 FACES = (Card.JOKER, *NATURALS)
 CHECK = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
 )
 
 Drawn = tuple[list[str], tuple[Card, ...], RuleSet, RoundInfo]

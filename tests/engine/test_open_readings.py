@@ -159,3 +159,43 @@ def test_every_lay_off_is_listed_with_its_meld_and_place() -> None:
         ("4H", 1, Place.SET, "4H"),
     ]
     assert str(score.placements[0]) == "8H on meld 1, at the low end"
+
+
+def test_the_command_line_takes_the_declarers_cards() -> None:
+    loose = cli("best", "--variant", "pay-me-family", "--round", "4", "--declarer-hand", "4H JK 5H 9C 9D 9S", "7H KS")
+    assert loose["penalty"] == 10 and [p["card"] for p in loose["placements"]] == ["7H"]
+    exact = cli(
+        "layoff",
+        "--variant",
+        "pay-me-family",
+        "--round",
+        "4",
+        "--declarer-hand",
+        "JK=3H 4H 5H | 9C 9D 9S",
+        "--onto",
+        "1",
+        "6H",
+    )
+    assert exact["valid"] is True and exact["placements"] == [{"card": "6H", "meld": 1, "place": "high", "as": "6H"}]
+
+
+def test_the_declarers_melds_and_cards_are_not_both_given() -> None:
+    out = io.StringIO()
+    assert (
+        main(
+            [
+                "best",
+                "--variant",
+                "pay-me",
+                "--round",
+                "4",
+                "--declarer",
+                "4H 5H 6H",
+                "--declarer-hand",
+                "4H 5H 6H 9C 9D 9S",
+                "7H",
+            ],
+            out,
+        )
+        == 2
+    )
