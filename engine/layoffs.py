@@ -258,7 +258,11 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     if "|" in hand:
         return table_melds([text for text in hand.split("|") if text.strip()], rules, info)
     cards = [held.card for held in parse_meld(hand)]
-    found = going_out(cards, rules, info)
+    try:
+        found = going_out(cards, rules, info)
+    except CannotGoOut as problem:
+        text = str(problem)
+        raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
     groups = [list(meld) for meld in found.melds]
     merged = True
     while merged:  # as few melds as the cards allow: join any two that make one meld

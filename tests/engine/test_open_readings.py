@@ -11,7 +11,7 @@ import pytest
 from engine.api import best_json, layoff_json, turn_scores_json
 from engine.cards import parse_cards, parse_meld
 from engine.cli import main
-from engine.errors import IllegalMeld
+from engine.errors import CannotGoOut, IllegalMeld
 from engine.layoffs import Place, can_lay_off, declarer_melds, lay_off, score_in_turn, table_melds
 from engine.rules import rule_set
 from engine.schedule import round_info
@@ -199,3 +199,9 @@ def test_the_declarers_melds_and_cards_are_not_both_given() -> None:
         )
         == 2
     )
+
+
+def test_declarer_cards_that_do_not_go_out_are_refused_in_one_sentence() -> None:
+    rules = rule_set("pay-me")
+    with pytest.raises(CannotGoOut, match="^The declarer's cards do not go out: these cards cannot all be melded"):
+        declarer_melds("4H 5H 9C 9D KS 2C", rules, round_info(rules, 4))
