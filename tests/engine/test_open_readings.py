@@ -203,5 +203,5 @@ def test_the_declarers_melds_and_cards_are_not_both_given() -> None:
 
 def test_declarer_cards_that_do_not_go_out_are_refused_in_one_sentence() -> None:
     rules = rule_set("pay-me")
-    with pytest.raises(CannotGoOut, match="^The declarer's cards do not go out: these cards cannot all be melded"):
+    with pytest.raises(CannotGoOut, match=r"^The declarer's cards do not go out: these cards cannot all be melded"):
         declarer_melds("4H 5H 9C 9D KS 2C", rules, round_info(rules, 4))
