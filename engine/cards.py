@@ -169,6 +169,7 @@ class Card:
         return (_SUIT_ORDER[self.suit], int(self.rank))
 
 
+
 def _parse_token(text: str) -> Card | None:
     token = text.translate(_INVISIBLE).strip().upper()
     if token in _JOKER_TOKENS:

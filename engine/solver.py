@@ -112,8 +112,6 @@ def _delta(used: Sequence[int]) -> int:
 
 def _pack(counts: Sequence[int]) -> int:
     return sum(count << 2 * index for index, count in enumerate(counts))
-
-
 # What the search chose for a state and a wild count: a card left over, or a meld.
 _Choice = int | _Meld
 
