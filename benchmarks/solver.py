@@ -10,6 +10,12 @@ passes and each hand keeps its fastest pass, which filters out noise from other 
 
 The brute-force reference (tests/engine/reference.py: every subset of the hand) is timed on a
 sample of the same corpus in the same run, and the ratio of median times is printed.
+
+With ``--rounds N`` it also scores whole rounds from hands (issue 11, section 5): 8 players with
+13-card hands from 3 decks and 6 jokers (Pay Me and 3-13, round 11); the declarer's cards are a
+loose hand of melds (some with wild cards whose place is open), split by the engine and kept open
+(D13); the other 7 hands are scored in turn order with chained lay-offs (D6, D7, D11). Each round is
+timed with the solver's cache cleared first, fastest of the passes.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import solver  # noqa: E402
+from engine import layoffs, solver  # noqa: E402
 from engine.cards import Card, Rank, Suit  # noqa: E402
+from engine.errors import EngineError  # noqa: E402
 from engine.rules import RUMMY_PRESETS, RuleSet, rule_set  # noqa: E402
 from engine.schedule import RoundInfo, schedule  # noqa: E402
 from tests.engine.reference import reference_best  # noqa: E402
@@ -107,6 +114,89 @@ def corpus(seed: int, per_round: int) -> list[Case]:
     )
 
 
+@dataclass(frozen=True)
+class Round:
+    label: str
+    declarer: str  # the declarer's cards, a loose hand
+    hands: tuple[tuple[Card, ...], ...]
+    rules: RuleSet
+    info: RoundInfo
+
+
+def _declarer_cards(rng: random.Random, deck: list[Card], info: RoundInfo) -> list[Card] | None:
+    """13 cards that meld completely: runs and sets, now and then a wild card in them."""
+    wilds = [card for card in deck if info.is_wild(card)]
+    cards: list[Card] = []
+    for size in rng.choice([(3, 3, 3, 4), (3, 5, 5), (4, 4, 5), (3, 4, 6), (6, 7), (3, 10)]):
+        if rng.random() < 0.5:
+            suit = rng.choice(list(Suit))
+            low = rng.randint(2, 14 - size)
+            meld = [Card(Rank(place), suit) for place in range(low, low + size)]
+        else:
+            rank = rng.choice([rank for rank in Rank if rank is not Rank.ACE])
+            meld = [Card(rank, rng.choice(list(Suit))) for _ in range(size)]
+        meld = [rng.choice(wilds) if info.is_wild(card) else card for card in meld]
+        if rng.random() < 0.4:
+            meld[rng.randrange(1, size - 1)] = rng.choice(wilds)
+        cards += meld
+    for card in cards:
+        if card not in deck:
+            return None
+        deck.remove(card)
+    return cards
+
+
+def round_cases(seed: int, count: int) -> list[Round]:
+    rng = random.Random(seed)
+    cases = []
+    for variant in ("pay-me", "3-13"):
+        rules = rule_set(variant)
+        info = schedule(rules)[10]
+        made = 0
+        while made < count:
+            deck = [Card(rank, suit) for suit in Suit for rank in Rank] * 3 + [Card.JOKER] * 6
+            declarer = _declarer_cards(rng, deck, info)
+            if declarer is None:
+                continue
+            text = " ".join(map(str, declarer))
+            try:
+                layoffs.declarer_melds(text, rules, info)
+            except EngineError:
+                continue
+            rng.shuffle(deck)
+            hands = tuple(tuple(deck[13 * seat : 13 * seat + 13]) for seat in range(7))
+            cases.append(Round(f"{variant} round 11", text, hands, rules, info))
+            made += 1
+    return cases
+
+
+def time_round(case: Round, clock: Callable[[], float]) -> float:
+    solver._SOLVED.clear()
+    start = clock()
+    melds = layoffs.declarer_melds(case.declarer, case.rules, case.info)
+    layoffs.score_in_turn(case.hands, melds, case.rules, case.info)
+    return clock() - start
+
+
+def run_rounds(args: argparse.Namespace) -> None:
+    cases = round_cases(args.seed, args.rounds)
+    opened = sum(
+        any(meld.is_open for meld in layoffs.declarer_melds(case.declarer, case.rules, case.info)) for case in cases
+    )
+    best = [float("inf")] * len(cases)
+    for _ in range(args.passes):
+        for index, case in enumerate(cases):
+            best[index] = min(best[index], time_round(case, time.perf_counter))
+    print(f"\nWhole rounds from hands (wall time), 8 players x 13 cards, 3 decks + 6 jokers, fastest of {args.passes}:")
+    print(f"{opened} of {len(cases)} rounds have a declarer meld with open readings")
+    for label in ("pay-me round 11", "3-13 round 11"):
+        times = [t for case, t in zip(cases, best, strict=True) if case.label == label]
+        print(f"{label:<34} {len(times):>5} rounds median {_ms(statistics.median(times))}  worst {_ms(max(times))}")
+    print(f"{'all rounds':<34} {len(best):>5} rounds median {_ms(statistics.median(best))}  worst {_ms(max(best))}")
+    worst = max(range(len(cases)), key=best.__getitem__)
+    print(f"slowest round: {cases[worst].label}, declarer {cases[worst].declarer}")
+
+
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
@@ -149,6 +239,7 @@ def main() -> None:
     parser.add_argument("--per-round", type=int, default=20, help="random hands per preset and round")
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--reference-hands", type=int, default=40, help="hands also solved by brute force")
+    parser.add_argument("--rounds", type=int, default=0, help="whole rounds per preset scored from hands")
     args = parser.parse_args()
 
     cases = corpus(args.seed, args.per_round)
@@ -158,6 +249,8 @@ def main() -> None:
         print(f"\nSolver ({name} time), cache cleared before every hand, fastest of {args.passes} passes")
         report(cases, times)
     run_reference(cases, args)
+    if args.rounds:
+        run_rounds(args)
 
 
 def report(cases: list[Case], times: list[float]) -> None:

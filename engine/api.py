@@ -17,7 +17,15 @@ from typing import Any
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
 from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
-from engine.layoffs import score_in_turn, score_with_layoffs, table_melds, verify_layoff
+from engine.layoffs import (
+    TableMeld,
+    declarer_melds,
+    placements,
+    score_in_turn,
+    score_with_layoffs,
+    table_melds,
+    verify_layoff,
+)
 from engine.melds import check_meld
 from engine.rules import OPTION_SPECS, PRESETS, DeckRow, RuleSet, parse_set_arguments, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
@@ -124,6 +132,20 @@ def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | No
     verify_in_play(cards, row.decks, row.jokers)
 
 
+def _declared(
+    rules: RuleSet, info: RoundInfo, declarer: Sequence[str], declarer_hand: str | None
+) -> tuple[TableMeld, ...]:
+    """The declarer's melds: as entered, or from their cards (melds split by ``|``, or a loose hand
+    the engine splits, every open reading kept; D13)."""
+    if declarer_hand is None:
+        return table_melds(list(declarer), rules, info) if declarer else ()
+    if declarer:
+        raise OptionError("give the declarer's melds or the declarer's cards, not both")
+    if not isinstance(declarer_hand, str) or not declarer_hand.strip():
+        raise CardError("the declarer's cards must be a string of cards")
+    return declarer_melds(declarer_hand, rules, info)
+
+
 def check_json(
     variant: str, round_number: object, overrides: Overrides, melds: Sequence[str], players: int | None = None
 ) -> dict[str, Any]:
@@ -152,9 +174,11 @@ def best_json(
     hand: str,
     declarer: Sequence[str] = (),
     players: int | None = None,
+    declarer_hand: str | None = None,
 ) -> dict[str, Any]:
     """The least-penalty arrangement of a hand, as ``best`` prints it; with the declarer's
-    melds, lay-offs onto them count too (D7)."""
+    melds (or cards), lay-offs onto them count too (D7), and "placements" says where each card
+    laid off went (D11)."""
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
     if not isinstance(hand, str):
@@ -162,7 +186,7 @@ def best_json(
     cards = parse_cards(hand)
     if not cards:
         raise CardError("the hand has no cards")
-    declared = table_melds(list(declarer), rules, info) if declarer else ()
+    declared = _declared(rules, info, declarer, declarer_hand)
     table_cards = [card for meld in declared for card in meld.cards]
     _verify_cards_exist(list(cards) + table_cards, rules, players)
     if not declared:
@@ -177,12 +201,13 @@ def turn_scores_json(
     declarer: Sequence[str],
     hands: Sequence[str | None],
     players: int | None = None,
+    declarer_hand: str | None = None,
 ) -> list[dict[str, Any] | None]:
     """``best --declarer`` for each player in lay-off order (D6): a player's lay-offs extend the
     melds the next player sees. None stands for a player whose cards are not known."""
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
-    declared = table_melds(list(declarer), rules, info) if declarer else ()
+    declared = _declared(rules, info, declarer, declarer_hand)
     parsed = [None if hand is None else parse_cards(hand) for hand in hands]
     if any(cards == () for cards in parsed):
         raise CardError("a hand has no cards")
@@ -199,11 +224,15 @@ def layoff_json(
     onto: object,
     cards: str,
     players: int | None = None,
+    declarer_hand: str | None = None,
 ) -> dict[str, Any]:
-    """The verdict on one lay-off onto meld `onto` (from 1) of the declarer's melds."""
+    """The verdict on one lay-off onto meld `onto` (from 1) of the declarer's melds, and where
+    each card went ("placements")."""
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
-    declared = table_melds(list(declarer), rules, info)
+    declared = _declared(rules, info, declarer, declarer_hand)
+    if not declared:
+        raise CardError("give the declarer's melds")
     if not isinstance(cards, str):
         raise CardError("cards must be a string of cards")
     if not isinstance(onto, int) or isinstance(onto, bool):
@@ -220,6 +249,13 @@ def layoff_json(
             "code": problem.code,
             "reason": str(problem),
             "declarer": [meld.as_json() for meld in declared],
+            "placements": [],
         }
     after = [extended if index == onto - 1 else meld for index, meld in enumerate(declared)]
-    return {"valid": True, "code": None, "reason": None, "declarer": [meld.as_json() for meld in after]}
+    return {
+        "valid": True,
+        "code": None,
+        "reason": None,
+        "declarer": [meld.as_json() for meld in after],
+        "placements": [placement.as_json() for placement in placements(declared[onto - 1], extended, onto - 1)],
+    }

@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     best.add_argument("--round", type=int)
     best.add_argument("--players", type=int)
     best.add_argument("--declarer", action="append", default=[], metavar="MELD")
+    best.add_argument("--declarer-hand", metavar="CARDS", help="the declarer's cards; melds split by |, or loose")
     best.add_argument("--jsonl", action="store_true", help="read {round, hand} objects from stdin")
     best.add_argument("hand", nargs="?", metavar="HAND")
 
@@ -49,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_rules_arguments(layoff)
     layoff.add_argument("--round", type=int, required=True)
     layoff.add_argument("--players", type=int)
-    layoff.add_argument("--declarer", action="append", default=[], required=True, metavar="MELD")
+    layoff.add_argument("--declarer", action="append", default=[], metavar="MELD")
+    layoff.add_argument("--declarer-hand", metavar="CARDS", help="the declarer's cards; melds split by |, or loose")
     layoff.add_argument("--onto", type=int, required=True, help="the meld's number, from 1")
     layoff.add_argument("cards", metavar="CARDS")
     return parser
@@ -74,8 +76,19 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
     elif args.command == "best":
         _run_best(args, out)
     elif args.command == "layoff":
+        if not args.declarer and args.declarer_hand is None:
+            raise UsageError("layoff needs --declarer (one per meld) or --declarer-hand")
         _emit(
-            layoff_json(args.variant, args.round, args.overrides, args.declarer, args.onto, args.cards, args.players),
+            layoff_json(
+                args.variant,
+                args.round,
+                args.overrides,
+                args.declarer,
+                args.onto,
+                args.cards,
+                args.players,
+                args.declarer_hand,
+            ),
             out,
         )
 
@@ -96,7 +109,10 @@ def _run_best(args: argparse.Namespace, out: TextIO) -> None:
         raise UsageError("the HAND has no cards")
     if args.round is None:
         raise UsageError("best needs --round")
-    _emit(best_json(args.variant, args.round, args.overrides, args.hand, args.declarer, args.players), out)
+    _emit(
+        best_json(args.variant, args.round, args.overrides, args.hand, args.declarer, args.players, args.declarer_hand),
+        out,
+    )
 
 
 def _best_line(args: argparse.Namespace, line: str) -> dict[str, Any]:
@@ -116,7 +132,7 @@ def _best_line(args: argparse.Namespace, line: str) -> dict[str, Any]:
         declarer = request.get("declarer", args.declarer)
         if not isinstance(declarer, list) or not all(isinstance(meld, str) for meld in declarer):
             return {"error": '"declarer" must be a list of meld strings'}
-        return best_json(args.variant, round_number, args.overrides, hand, declarer, args.players)
+        return best_json(args.variant, round_number, args.overrides, hand, declarer, args.players, args.declarer_hand)
     except EngineError as error:
         return {"error": str(error)}
 

@@ -19,23 +19,28 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MeldKind, check_meld, rank_at, rank_positions
+from engine.melds import MeldKind, check_meld, rank_at, rank_positions, run_range
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, arrange, penalty_values
+from engine.solver import Arrangement, Settings, arrange, going_out, penalty_values
 
 __all__ = [
     "LayoffScore",
+    "Place",
+    "Placement",
     "TableMeld",
     "can_lay_down",
     "can_lay_off",
+    "declarer_melds",
     "lay_off",
     "layoff_turns",
     "parse_meld",
+    "placements",
     "score_in_turn",
     "score_with_layoffs",
     "table_melds",
@@ -46,15 +51,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TableMeld:
-    """A meld on the table: its cards, what each stands for, and (runs) each one's place."""
+    """A meld on the table: its cards, what each stands for, and (runs) each one's place.
+
+    Where the cards leave the reading open (D13), `others` holds the other legal readings, and
+    `written` the cards as laid down, so that writing the meld out keeps it open.
+    """
 
     kind: MeldKind
     cards: tuple[Card, ...]
     read_as: tuple[Card, ...]
     positions: tuple[int, ...] = ()
+    others: tuple[TableMeld, ...] = ()
+    written: tuple[MeldCard, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join(str(card) for card in self.meld_cards)
+        return " ".join(self.as_json())
 
     @property
     def meld_cards(self) -> tuple[MeldCard, ...]:
@@ -65,21 +76,204 @@ class TableMeld:
         )
 
     def as_json(self) -> list[str]:
+        """The meld as written out: every role once the reading is fixed, as laid down while open."""
+        if self.others and self.written:
+            return [str(card) for card in self.written]
         return [str(card) for card in self.meld_cards]
 
+    @property
+    def is_open(self) -> bool:
+        """Whether more than one reading is still open (D13)."""
+        return bool(self.others)
 
-def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
-    """Read the declarer's melds; raise IllegalMeld naming the first that is not legal."""
+    @property
+    def readings(self) -> tuple[TableMeld, ...]:
+        """Every reading of the meld still open (D13), each fixed; this one first.
+
+        >>> from engine.rules import rule_set
+        >>> from engine.schedule import round_info
+        >>> rules = rule_set("pay-me-family")
+        >>> (meld,) = table_melds(["5H JK 6H"], rules, round_info(rules, 5))
+        >>> sorted(str(reading) for reading in meld.readings)
+        ['5H 6H JK=7H', 'JK=4H 5H 6H']
+        """
+        return (replace(self, others=(), written=()), *self.others)
+
+
+def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose: bool = False) -> tuple[TableMeld, ...]:
+    """Read the declarer's melds; raise IllegalMeld naming the first that is not legal.
+
+    Each meld keeps every reading its cards leave open (D13). Written melds follow the order they
+    are written in where it is a sequence; with `loose` (melds split from a hand) nothing is
+    taken from the order.
+    """
     laid = []
     for number, text in enumerate(melds, start=1):
         cards = parse_meld(text)
         verdict = check_meld(cards, rules, info)
-        if not verdict.valid or verdict.kind is None or verdict.read_as is None:
+        if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+            shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+            laid.append(_open(shown, cards, rules, info, loose))
+            continue
+        # The cards decide, not their written order (D10): any legal arrangement will do.
+        readings = _all_readings(cards, rules, info)
+        if not readings:
             raise IllegalMeld(
                 verdict.code or "illegal", f"declarer's meld {number} ({text.strip()}) is not legal: {verdict.reason}"
             )
-        laid.append(_from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions))
+        laid.append(_open(readings[0], cards, rules, info, loose))
     return tuple(laid)
+
+
+def _open(shown: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, loose: bool) -> TableMeld:
+    readings = _all_readings(cards, rules, info)
+    runs = [reading for reading in readings if reading.kind is MeldKind.RUN]
+    if not loose:
+        in_order = [reading for reading in runs if _follows(reading, cards)]
+        if in_order:
+            readings = [reading for reading in readings if reading.kind is MeldKind.SET or reading in in_order]
+    if shown in readings:
+        readings.remove(shown)
+    elif readings:
+        shown = readings.pop(0)
+    if not readings:
+        return shown
+    return replace(shown, others=tuple(readings), written=tuple(cards))
+
+
+def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
+    """Whether a run reading keeps the order the cards are written in, up or down."""
+    for ordered in (reading.meld_cards, reading.meld_cards[::-1]):
+        if all(
+            laid.card == held.card and held.role in (None, laid.role or laid.card)
+            for laid, held in zip(ordered, cards, strict=True)
+        ):
+            return True
+    return False
+
+
+def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
+    pinned = [cards[index] for index in pinned_at]
+    free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
+    stands = [held.role or held.card for held in pinned]
+    found: dict[tuple[object, ...], TableMeld] = {}
+    ranks = {card.rank for card in stands}
+    for rank in ranks if len(ranks) == 1 else (set(Rank) if not ranks else set()):
+        assert rank is not None
+        _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
+    suits = {card.suit for card in stands}
+    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
+    lowest, highest = run_range(ace, no_aces)
+    for suit in suits if len(suits) == 1 else (set(Suit) if not suits else set()):
+        assert suit is not None
+        for start in range(lowest, highest - len(cards) + 2):
+            window = range(start, start + len(cards))
+            options = [[p for p in rank_positions(card.rank, ace, no_aces) if p in window] for card in stands]  # type: ignore[arg-type]
+            for choice in itertools.product(*options):
+                if len(set(choice)) < len(choice) or any(card.suit != suit for card in stands):
+                    continue
+                rest = [place for place in window if place not in choice]
+                for order in _wild_orders(cards, pinned_at, free, choice, rest, rules):
+                    layout = {place: held.card for place, held in zip(choice, pinned, strict=True)}
+                    layout.update(zip(rest, order, strict=True))
+                    # Every wild is written with its role, even one standing for itself.
+                    written = tuple(
+                        MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
+                    )
+                    _add_reading(found, written, rules, info, MeldKind.RUN)
+    return list(found.values())
+
+
+def _wild_orders(
+    cards: tuple[MeldCard, ...],
+    pinned_at: list[int],
+    free: list[Card],
+    choice: tuple[int, ...],
+    rest: list[int],
+    rules: RuleSet,
+) -> Iterator[tuple[Card, ...]]:
+    """The orders worth trying for the free wild cards on the places left in a run.
+
+    Wilds that cannot count as natural are interchangeable, so one order stands for all, plus
+    the order that keeps the cards as written where the places allow it (D10)."""
+    if rules.options.wild_in_place_natural:
+        yield from dict.fromkeys(itertools.permutations(free))
+        return
+    yield tuple(free)
+    start, count = min(*choice, *rest), len(cards)
+    for descending in (False, True):
+        places = [start + count - 1 - index if descending else start + index for index in range(count)]
+        if all(places[index] == place for index, place in zip(pinned_at, choice, strict=True)):
+            layout = {places[index]: held.card for index, held in enumerate(cards)}
+            yield tuple(layout[place] for place in rest)
+
+
+def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[MeldCard, ...]:
+    """A set of `rank` with every free wild given a role: itself if of that rank, else a suit missing."""
+    taken = [(held.role or held.card).suit for held in pinned]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    held = list(pinned)
+    for index, card in enumerate(free):
+        suit = card.suit if card.rank == rank and card.suit else missing[index % len(missing)]
+        held.append(MeldCard(card, Card(rank, suit)))
+    return tuple(held)
+
+
+def _add_reading(
+    found: dict[tuple[object, ...], TableMeld],
+    cards: tuple[MeldCard, ...],
+    rules: RuleSet,
+    info: RoundInfo,
+    kind: MeldKind,
+) -> None:
+    verdict = check_meld(cards, rules, info)
+    if not verdict.valid or verdict.kind is not kind or verdict.read_as is None:
+        return
+    reading = _from_reading(kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+    if kind is MeldKind.SET:
+        key: tuple[object, ...] = (kind, verdict.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
+    else:
+        key = (kind, reading.cards, reading.read_as, reading.positions)
+    found.setdefault(key, reading)
+
+
+def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
+    """The melds of the player who went out, from their cards (D13).
+
+    Melds separated by ``|`` are taken exactly as written. A loose hand is split into as few melds
+    as the engine finds (a final discard left out where the rules allow one), and each keeps every
+    reading its cards leave open. Raises IllegalMeld or CannotGoOut with the reason.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me-family")
+    >>> melds = declarer_melds("4H JK 5H 9C 9D 9S", rules, round_info(rules, 4))
+    >>> sorted(len(meld.readings) for meld in melds)
+    [1, 2]
+    >>> [str(meld) for meld in declarer_melds("5H 6H 7H | 9C 9D 9S", rules, round_info(rules, 4))]
+    ['5H 6H 7H', '9C 9D 9S']
+    """
+    if "|" in hand:
+        return table_melds([text for text in hand.split("|") if text.strip()], rules, info)
+    cards = [held.card for held in parse_meld(hand)]
+    try:
+        found = going_out(cards, rules, info)
+    except CannotGoOut as problem:
+        text = str(problem)
+        raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
+    groups = [list(meld) for meld in found.melds]
+    merged = True
+    while merged:  # as few melds as the cards allow: join any two that make one meld
+        merged = False
+        for first, second in itertools.combinations(range(len(groups)), 2):
+            union = tuple(MeldCard(card) for card in groups[first] + groups[second])
+            if _all_readings(union, rules, info):
+                groups[first] += groups.pop(second)
+                merged = True
+                break
+    return table_melds([" ".join(str(card) for card in group) for group in groups], rules, info, loose=True)
 
 
 def verify_laid_down(
@@ -181,15 +375,88 @@ def verify_layoff(
         raise IllegalLayoff("no_cards", "A lay-off needs at least one card.")
     meld = melds[target]
     what = f"{' '.join(str(card) for card in cards)} cannot be laid off on {meld}"
-    if meld.kind is MeldKind.SET:
-        return _extend_set(meld, cards, rules, info, what)
-    return _extend_run(meld, cards, rules, info, what)
+    extended: list[TableMeld] = []
+    problems: list[IllegalLayoff] = []
+    for reading in meld.readings:
+        try:
+            extended.append(_extend(reading, cards, rules, info, what))
+        except IllegalLayoff as problem:
+            problems.append(problem)
+    if not extended:
+        raise problems[0]
+    # A laid-off wild goes to the upper end of a run (D11); the first reading wins a tie.
+    chosen = max(extended, key=lambda after: _height(meld, after, info))
+    return _still_open(meld, chosen, rules, info)
+
+
+def _extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    if reading.kind is MeldKind.SET:
+        return _extend_set(reading, cards, rules, info, what)
+    return _extend_run(reading, cards, rules, info, what)
+
+
+def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
+    """The cards a lay-off added: (card, what it stands for, place or 0 in a set)."""
+    cells = Counter(zip(after.cards, after.read_as, after.positions or (0,) * len(after.cards), strict=True))
+    for reading in before.readings:
+        old = Counter(zip(reading.cards, reading.read_as, reading.positions or (0,) * len(reading.cards), strict=True))
+        if reading.kind is after.kind and not old - cells:
+            return sorted((cells - old).elements(), key=lambda cell: cell[2])
+    return []
+
+
+def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
+    """How high the laid-off wild cards stand: runs above sets, upper places above lower ones."""
+    if after.kind is MeldKind.SET:
+        return -1
+    return sum(place for card, _, place in _added(before, after) if info.is_wild(card))
+
+
+def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """The extended meld, keeping open every other reading on which the same lay-off fits (D13).
+
+    A natural card laid off only stands for itself, so it fixes nothing more than that; a wild laid
+    off in a run keeps the place it took, and one laid on a set stands for no rank in particular."""
+    if not before.is_open:
+        return chosen
+    added = _added(before, chosen)
+    wilds = _wild_cells(added, chosen, info)
+    pinned = tuple(
+        MeldCard(card, stands) if info.is_wild(card) and chosen.kind is MeldKind.RUN else MeldCard(card)
+        for card, stands, _ in added
+    )
+    others = []
+    for reading in before.readings:
+        if wilds and reading.kind is not chosen.kind:
+            continue
+        try:
+            after = _extend(
+                reading,
+                pinned if reading.kind is chosen.kind else tuple(map(MeldCard, (c for c, _, _ in added))),
+                rules,
+                info,
+                "",
+            )
+        except IllegalLayoff:
+            continue
+        if after != chosen and _wild_cells(_added(reading, after), after, info) == wilds:
+            others.append(after)
+    if not others:
+        return chosen
+    return replace(chosen, others=tuple(others), written=before.written + pinned)
+
+
+def _wild_cells(added: list[tuple[Card, Card, int]], after: TableMeld, info: RoundInfo) -> list[tuple[Card, Card, int]]:
+    """What a lay-off fixed: the wild cards it added with the place each took in a run (nothing in
+    a set), and the end an ace took."""
+    if after.kind is MeldKind.SET:
+        return sorted(
+            ((card, Card.JOKER, 0) for card, _, _ in added if info.is_wild(card)), key=lambda cell: cell[0].sort_key
+        )
+    return [cell for cell in added if info.is_wild(cell[0]) or cell[0].rank is Rank.ACE]
 
 
 def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
-    if all(info.is_wild(card) for card in meld.cards):
-        # A set of wild cards only has no rank of its own until a natural joins it.
-        return _judge(tuple(MeldCard(card) for card in meld.cards) + cards, rules, info, what)
     rank = meld.read_as[0].rank
     for held in cards:
         stands = held.role or held.card
@@ -209,7 +476,7 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
     suit = meld.read_as[0].suit
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     occupied = dict(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-    fixed: dict[int, MeldCard] = {}
+    placed: list[tuple[MeldCard, tuple[int, ...]]] = []  # each card with a role, and where it may stand
     free: list[MeldCard] = []
     for held in cards:
         wild = info.is_wild(held.card)
@@ -221,28 +488,59 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
         places = rank_positions(stands.rank, ace, no_aces)
-        _verify_ace_end(held, places, meld, what)
-        outside = [place for place in places if place not in occupied and place not in fixed]
+        outside = tuple(place for place in places if place not in occupied)
         if not outside:
-            raise _filled_problem(held, places, occupied, fixed, what)
-        fixed[_nearest(outside, meld.positions)] = held
-    return _place_run(meld, fixed, free, rules, info, what)
+            raise _filled_problem(held, places, occupied, {}, what)
+        placed.append((held, tuple(sorted(outside, key=lambda place: _distance(place, meld.positions)))))
+    first_problem: IllegalLayoff | None = None
+    # An ace may stand at either end under some rules: every choice is tried, as where it can stand
+    # depends on the other cards laid off with it, not only on the run's present ends.
+    for choice in itertools.product(*(places for _, places in placed)):
+        if len(set(choice)) < len(choice):
+            first_problem = first_problem or _twice_problem(placed, choice, what)
+            continue
+        fixed = {place: held for place, (held, _) in zip(choice, placed, strict=True)}
+        try:
+            return _place_run(meld, fixed, free, rules, info, what)
+        except IllegalLayoff as problem:
+            first_problem = first_problem or problem
+    assert first_problem is not None
+    if first_problem.code in ("gap", "ace_not_allowed"):
+        raise _ace_problem(meld, placed, rules, what) or first_problem
+    raise first_problem
 
 
-def _verify_ace_end(held: MeldCard, places: tuple[int, ...], meld: TableMeld, what: str) -> None:
-    """An ace laid at the end of the run where this game does not let an ace stand."""
-    stands = held.role or held.card
-    if stands.rank is not Rank.ACE or not places:
-        return
-    low, high = meld.positions[0], meld.positions[-1]
-    if low == 2 and 1 not in places and high != 13:
-        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2.")
-    if high == 13 and 14 not in places and low != 2:
-        raise IllegalLayoff("ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King.")
+def _distance(place: int, positions: tuple[int, ...]) -> int:
+    return min(abs(place - position) for position in positions)
 
 
-def _nearest(places: list[int], positions: tuple[int, ...]) -> int:
-    return min(places, key=lambda place: min(abs(place - position) for position in positions))
+def _twice_problem(placed: list[tuple[MeldCard, tuple[int, ...]]], choice: tuple[int, ...], what: str) -> IllegalLayoff:
+    seen: dict[int, MeldCard] = {}
+    for place, (held, _) in zip(choice, placed, strict=True):
+        if place in seen:
+            return IllegalLayoff("position_filled", f"{what}: two cards would stand in the same place ({seen[place]}).")
+        seen[place] = held
+    raise AssertionError("no place is taken twice")
+
+
+def _ace_problem(
+    meld: TableMeld, placed: list[tuple[MeldCard, tuple[int, ...]]], rules: RuleSet, what: str
+) -> IllegalLayoff | None:
+    """An ace laid at an end of the run where this game lets no ace stand, said in those words."""
+    others = [place for held, places in placed if (held.role or held.card).rank is not Rank.ACE for place in places]
+    low, high = min((*meld.positions, *others)), max((*meld.positions, *others))
+    for held, places in placed:
+        if (held.role or held.card).rank is not Rank.ACE:
+            continue
+        if low == 2 and 1 not in places and not rules.options.no_aces_in_runs:
+            return IllegalLayoff(
+                "ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2."
+            )
+        if high == 13 and 14 not in places and not rules.options.no_aces_in_runs:
+            return IllegalLayoff(
+                "ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King."
+            )
+    return None
 
 
 def _filled_problem(
@@ -325,6 +623,7 @@ class LayoffScore:
     arrangement: Arrangement
     layoffs: tuple[tuple[int, tuple[Card, ...]], ...]  # (meld index, cards laid off)
     melds_after: tuple[TableMeld, ...]
+    placements: tuple[Placement, ...] = ()  # where each card laid off went (D11)
 
     def as_json(self) -> dict[str, object]:
         payload = self.arrangement.as_json()
@@ -332,10 +631,69 @@ class LayoffScore:
             {"meld": index + 1, "cards": [str(card) for card in cards]} for index, cards in self.layoffs
         ]
         payload["declarer"] = [meld.as_json() for meld in self.melds_after]
+        payload["placements"] = [placement.as_json() for placement in self.placements]
         return payload
 
 
-_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...]]
+class Place(Enum):
+    """Where a card laid off went: below a run, above it, or into a set."""
+
+    LOW = "low"
+    HIGH = "high"
+    SET = "set"
+
+    @property
+    def words(self) -> str:
+        return {"low": "at the low end", "high": "at the high end", "set": "in the set"}[self.value]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card laid off: onto which declarer meld (0-based), where, and the card it stands for."""
+
+    card: Card
+    meld: int
+    place: Place
+    stands_for: Card
+
+    def __str__(self) -> str:
+        role = "" if self.card == self.stands_for else f" as {self.stands_for}"
+        return f"{self.card}{role} on meld {self.meld + 1}, {self.place.words}"
+
+    def as_json(self) -> dict[str, object]:
+        return {"card": str(self.card), "meld": self.meld + 1, "place": self.place.value, "as": str(self.stands_for)}
+
+
+def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placement, ...]:
+    """Where each card a lay-off added to meld `meld` (0-based) went, lowest place first.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> info = round_info(rules, 5)
+    >>> (run,) = table_melds(["9H 10H JH"], rules, info)
+    >>> after = verify_layoff([run], 0, parse_meld("8H JK"), rules, info)
+    >>> [str(placement) for placement in placements(run, after, 0)]
+    ['8H on meld 1, at the low end', 'JK as QH on meld 1, at the high end']
+    """
+    added = _added(before, after)
+    if after.kind is MeldKind.SET:
+        return tuple(Placement(card, meld, Place.SET, stands) for card, stands, _ in added)
+    kept = Counter(after.positions) - Counter(place for _, _, place in added)
+    low = min(kept) if kept else 0
+    return tuple(
+        Placement(card, meld, Place.LOW if place < low else Place.HIGH, stands) for card, stands, place in added
+    )
+
+
+# The arrangement of the cards kept, the lay-offs, the declarer's melds after them, and how high
+# the laid-off wilds stand (D11 prefers the upper end of a run).
+_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], int]
+
+
+def _preference(best: _Best) -> tuple[int, int, int]:
+    """D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest."""
+    return best[0].penalty, sum(len(cards) for _, cards in best[1]), -best[3]
 
 
 def score_with_layoffs(
@@ -347,12 +705,13 @@ def score_with_layoffs(
     def solve(cards: Counter[Card]) -> Arrangement:
         return arrange(list(cards.elements()), rules, info, values)
 
-    best: _Best = (solve(Counter(hand)), (), tuple(declarer))
+    best: _Best = (solve(Counter(hand)), (), tuple(declarer), 0)
     if rules.options.lay_offs and declarer:
         best = _search_layoffs(Counter(hand), tuple(declarer), rules, info, solve, best)
-    arrangement, layoffs, after = best
+    arrangement, layoffs, after, _ = best
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
-    return LayoffScore(scored, layoffs, after)
+    placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
+    return LayoffScore(scored, layoffs, after, placed)
 
 
 def _search_layoffs(
@@ -371,28 +730,48 @@ def _search_layoffs(
     values = penalty_values(rules.options.penalty_table, info)
     known: dict[tuple[int, frozenset[tuple[Card, int]]], _Best] = {}
 
+    extended_by: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
+
+    def extend(index: int, used: tuple[Card, ...]) -> TableMeld | None:
+        """The meld after the lay-off, or None where it is not legal; remembered per meld and cards."""
+        key = (index, used)
+        if key not in extended_by:
+            try:
+                extended_by[key] = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
+            except IllegalLayoff:
+                extended_by[key] = None
+        return extended_by[key]
+
     def search(index: int, cards: Counter[Card]) -> _Best:
         key = (index, frozenset(cards.items()))
         if key in known:
             return known[key]
         if index == len(declarer):
-            result: _Best = (solve(cards), (), ())
+            result: _Best = (solve(cards), (), (), 0)
         else:
-            rest = search(index + 1, cards)
-            result = (rest[0], rest[1], (declarer[index], *rest[2]))
+            kept = search(index + 1, cards)
+            result = (kept[0], kept[1], (declarer[index], *kept[2]), kept[3])
             for used in _layoff_candidates(declarer[index], cards, rules, info, values):
-                try:
-                    extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
-                except IllegalLayoff:
+                # Keeping the cards instead scores at most their points more, so a lay-off that
+                # cannot bring the penalty down to the best found so far is not tried.
+                if kept[0].penalty - sum(values[card.code] for card in used) > result[0].penalty:
+                    continue
+                extended = extend(index, used)
+                if extended is None:
                     continue
                 rest = search(index + 1, cards - Counter(used))
-                if rest[0].penalty < result[0].penalty:
-                    result = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]))
+                laid = len(used) + sum(len(cards) for _, cards in rest[1])
+                if (rest[0].penalty, laid) > _preference(result)[:2]:
+                    continue
+                height = rest[3] + max(0, _height(declarer[index], extended, info))
+                candidate = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]), height)
+                if _preference(candidate) < _preference(result):
+                    result = candidate
         known[key] = result
         return result
 
     found = search(0, hand)
-    return found if found[0].penalty < best[0].penalty else best
+    return found if _preference(found) < _preference(best) else best
 
 
 def _wild_groups(
@@ -414,7 +793,22 @@ def _wild_groups(
 def _layoff_candidates(
     meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
-    """Groups of hand cards that could extend the meld; verify_layoff decides which are legal."""
+    """Groups of hand cards that could extend the meld, on any reading still open (D13);
+    verify_layoff decides which are legal."""
+    if not meld.is_open:
+        yield from _reading_candidates(meld, cards, rules, info, values)
+        return
+    seen: set[tuple[Card, ...]] = set()
+    for reading in meld.readings:
+        for group in _reading_candidates(reading, cards, rules, info, values):
+            if group not in seen:
+                seen.add(group)
+                yield group
+
+
+def _reading_candidates(
+    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+) -> Iterator[tuple[Card, ...]]:
     wild_groups = _wild_groups(cards, rules, info, values)
     naturals_in_hand = Counter({card: count for card, count in cards.items() if not info.is_wild(card)})
     if meld.kind is MeldKind.SET:
