@@ -11,16 +11,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from engine import layoffs
 from engine.api import best_json, layoff_json
 from tests.conftest import api_game
 from tests.conftest import edit_key as key
-
-# Bugs A and B, D11's placements and D13's open readings come with the engine of branch e-layoffs; until
-# it is merged, those examples are skipped here (the engine's own tests cover it on that branch).
-needs_layoff_engine = pytest.mark.skipif(
-    not hasattr(layoffs, "placements"), reason="the lay-off engine of issue 11 (bugs A and B, D11, D13) is not merged"
-)
 
 LONG_DIAMONDS = "3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
 
@@ -43,7 +36,6 @@ def post(client: FlaskClient, command: str, **body: Any) -> dict[str, Any]:
     return answer
 
 
-@needs_layoff_engine
 @pytest.mark.parametrize(("variant", "number", "options", "declarer", "cards"), LEGAL_ACE_LAYOFFS)
 def test_aces_laid_off_at_the_end_of_a_run_are_legal(
     client: FlaskClient, variant: str, number: int, options: dict[str, str] | None, declarer: str, cards: str
@@ -55,7 +47,6 @@ def test_aces_laid_off_at_the_end_of_a_run_are_legal(
     assert sorted(item["card"] for item in answer["placements"]) == sorted(cards.split())
 
 
-@needs_layoff_engine
 def test_best_lays_ace_and_two_off_below_a_long_run(client: FlaskClient) -> None:
     answer = post(client, "best", variant="pay-me-family", round=9, hand="AD 2D 9S", declarer=[LONG_DIAMONDS])
     assert (answer["penalty"], answer["unmelded"]) == (10, ["9S"])
@@ -75,7 +66,6 @@ def test_d10_the_cards_decide_and_the_verdict_says_how_it_read_them(client: Flas
     assert meld["reading_text"] == "read as 4♥ 5♥ 6♥ 7♥"
 
 
-@needs_layoff_engine
 def test_d13_an_open_reading_is_fixed_by_the_lay_off_that_needs_it(client: FlaskClient) -> None:
     bob = post(client, "layoff", variant="pay-me-family", round=5, declarer=["5H JK 6H"], onto=1, cards="3H")
     assert bob["valid"] is True
@@ -86,7 +76,6 @@ def test_d13_an_open_reading_is_fixed_by_the_lay_off_that_needs_it(client: Flask
     assert alone["valid"] is True
 
 
-@needs_layoff_engine
 def test_d13_in_a_round_scored_from_hands_bob_fixes_the_joker_for_cy(client: FlaskClient) -> None:
     players = ["Ann", "Bob", "Cy"]
     game = api_game(client, "pay-me-family", players, "Cy")  # Ann plays first in round 1, Bob lays off first
@@ -119,7 +108,6 @@ def test_d14_one_ace_per_run(client: FlaskClient) -> None:
     assert answer["valid"] is False
 
 
-@needs_layoff_engine
 def test_the_lay_off_chain_page_says_where_each_card_went(
     client: FlaskClient, post_form: Callable[..., Any]
 ) -> None:
