@@ -336,6 +336,16 @@ CheckPlayers = Annotated[
     Field(description="Optional: the decks in play follow from it (RULES.md 1)."),
 ]
 Cards = Annotated[StrictStr, Field(examples=["7H 8H JK"])]
+DeclarerHand = Annotated[
+    StrictStr | None,
+    Says("declarer_hand must be a string of cards"),
+    Field(
+        description="The declarer's cards in place of declarer: melds split by '|' (exact), or a loose hand the "
+        "engine splits into the fewest melds, each keeping every legal reading until a lay-off needs one. "
+        "Not together with declarer.",
+        examples=["5H JK 6H | 9C 9D 9S"],
+    ),
+]
 
 
 class Command(Body):
@@ -377,6 +387,7 @@ class BestRequest(Command):
     declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')] = Field(
         default_factory=list
     )
+    declarer_hand: DeclarerHand = None
 
 
 class LayoffRequest(Command):
@@ -388,13 +399,16 @@ class LayoffRequest(Command):
 
     variant: CheckVariant
     round: CheckRound
-    declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')]
+    declarer: Annotated[Melds, Says('declarer must be a list of melds, each a string such as "4H 5H 6H"')] = Field(
+        default_factory=list, description="The declarer's melds; or give declarer_hand."
+    )
     onto: Annotated[
         StrictInt, Says('onto must be a meld number, not "{input}"'), Field(json_schema_extra={"minimum": 1})
     ]
     cards: Annotated[Cards, Says("cards must be a string of cards")]
     options: CheckOptions = None
     players: CheckPlayers = None
+    declarer_hand: DeclarerHand = None
 
 
 # ---------------------------------------------------------------- the translator

@@ -13,7 +13,10 @@ from flask import Response, jsonify
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp
+from companion.errors import InvalidInput
 from companion.services import disputes
+
+LAYOFF_DECLARER_MISSING = "layoff needs variant, round, declarer, onto, cards; declarer is missing"
 
 
 @bp.post("/check")
@@ -28,7 +31,7 @@ def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
     body = bodies.parse(schemas.BestRequest)
     disputes.verify_hand_size(body.hand)
-    args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players)
+    args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players, body.declarer_hand)
     return jsonify(disputes.best_command(*args))
 
 
@@ -36,5 +39,7 @@ def best() -> Response:
 def layoff() -> Response:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
     body = bodies.parse(schemas.LayoffRequest)
+    if "declarer" not in body.model_fields_set and body.declarer_hand is None:
+        raise InvalidInput(LAYOFF_DECLARER_MISSING)
     args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
-    return jsonify(disputes.layoff_command(*args))
+    return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand))

@@ -106,17 +106,30 @@ def check_command(variant: str, round_number: object, options: Any, melds: list[
 
 
 def best_command(
-    variant: str, round_number: object, options: Any, hand: str, declarer: list[str], players: int | None
+    variant: str,
+    round_number: object,
+    options: Any,
+    hand: str,
+    declarer: list[str],
+    players: int | None,
+    declarer_hand: str | None = None,
 ) -> Any:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
-    return engine_call(best_json, variant, round_number, options, hand, declarer, players)
+    return engine_call(best_json, variant, round_number, options, hand, declarer, players, declarer_hand)
 
 
 def layoff_command(
-    variant: str, round_number: object, options: Any, declarer: list[str], onto: object, cards: str, players: int | None
+    variant: str,
+    round_number: object,
+    options: Any,
+    declarer: list[str],
+    onto: object,
+    cards: str,
+    players: int | None,
+    declarer_hand: str | None = None,
 ) -> Any:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
-    return engine_call(layoff_json, variant, round_number, options, declarer, onto, cards, players)
+    return engine_call(layoff_json, variant, round_number, options, declarer, onto, cards, players, declarer_hand)
 
 
 # ---------------------------------------------------------------- cards as the pages show them

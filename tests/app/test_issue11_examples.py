@@ -119,3 +119,22 @@ def test_the_lay_off_chain_page_says_where_each_card_went(
     shown = client.get(url + "/layoffs").get_data(as_text=True)
     page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)))
     assert "laid off (7♥ on meld 1, at the high end, 8♥ on meld 1, at the high end)" in page
+
+
+def test_the_declarers_cards_may_be_given_as_a_hand_as_on_the_command_line(client: FlaskClient) -> None:
+    cards = "5H JK 6H | 9C 9D 9S 9H"
+    best = post(client, "best", variant="pay-me-family", round=5, hand="3H KS", declarer_hand=cards)
+    assert best == best_json("pay-me-family", 5, None, "3H KS", [], None, cards)
+    assert best["unmelded"] == ["KS"]
+    layoff = post(client, "layoff", variant="pay-me-family", round=5, declarer_hand=cards, onto=1, cards="8H")
+    assert layoff == layoff_json("pay-me-family", 5, None, [], 1, "8H", None, cards)
+    assert layoff["valid"] is True
+    both = client.post(
+        "/api/best",
+        json={"variant": "pay-me", "round": 5, "hand": "3H", "declarer": ["4H 5H 6H"], "declarer_hand": "4H 5H 6H"},
+    )
+    assert both.status_code == 400
+    assert "not both" in both.get_json()["error"]
+    missing = client.post("/api/layoff", json={"variant": "pay-me", "round": 2, "onto": 1, "cards": "7H"})
+    assert missing.status_code == 400
+    assert missing.get_json()["error"] == "layoff needs variant, round, declarer, onto, cards; declarer is missing"
