@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 from werkzeug.wrappers import Response
 
 from companion.security import TOO_MANY_WRONG_KEYS
@@ -73,6 +73,16 @@ def error_page(status: int, message: str) -> Response:
     return make_response(render_template("error.html", status=status, message=message, back=back), status)
 
 
+def with_error_headers(response: Response, error: HTTPException) -> Response:
+    """A 405 says which methods the address takes (Allow); a 413 closes the connection, as the
+    unread body cannot be skipped safely (Connection: close instead of a keep-alive that is not kept)."""
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(error.valid_methods)
+    if error.code == 413:
+        response.headers["Connection"] = "close"
+    return response
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -82,6 +92,7 @@ def _api_sentence(error: HTTPException) -> str:
         404: "there is nothing at this address",
         405: f"{request.method} is not allowed at this address",
         413: "the request body is too large",
+        415: "the request body must be JSON, sent with Content-Type: application/json",
     }
     return sentences.get(error.code or 500, (error.name or "error").lower())
 
@@ -124,8 +135,11 @@ def install(app: Flask, current_state: CurrentState) -> None:
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
         if _is_api():
-            return json_error(status, _api_sentence(error))
-        return error_page(status, error.description or error.name)
+            response, _status = json_error(status, _api_sentence(error))
+            response.status_code = status
+        else:
+            response = error_page(status, error.description or error.name)
+        return with_error_headers(response, error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:

@@ -10,12 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from werkzeug.exceptions import UnsupportedMediaType
 
 from companion.errors import InvalidInput
 from companion.models import Game
 from companion.services import kinds
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+JSON_ONLY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@bp.before_request
+def refuse_bodies_other_than_json() -> None:
+    """A body sent to the API must be JSON (415 otherwise): a page of another site can post
+    text/plain or a form without asking the browser's permission, but never application/json."""
+    if request.method not in JSON_ONLY_METHODS or not _has_body():
+        return
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType()
+
+
+def _has_body() -> bool:
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower() or (
+        "Content-Type" in request.headers
+    )
 
 
 def json_object_body() -> dict[str, Any]:

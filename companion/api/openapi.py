@@ -48,6 +48,8 @@ ERRORS = {
     404: "No such game (or no such round).",
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
     413: "The request body is larger than the app accepts.",
+    415: "The request has a body that is not sent as Content-Type: application/json.",
+    428: "An undo needs the version the client saw: ?version=N or If-Match.",
     429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
 }
 
@@ -77,7 +79,8 @@ def operation(
     operation_id: str, summary: str, responses: dict[str, Any], *, request: str | None = None, keyed: bool = False,
     description: str | None = None, parameters: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
-    """One operation; a body can be too large (413), a keyed one can be refused for the key (403, 429)."""
+    """One operation; a body can be too large (413) or not JSON (415); a keyed one can be refused
+    for the key (403, 429)."""
     described: dict[str, Any] = {"summary": summary, "operationId": operation_id}
     if description:
         described["description"] = description
@@ -88,7 +91,7 @@ def operation(
         described["requestBody"] = body(request)
     described["responses"] = {
         **responses,
-        **{status: value for status, value in errors(413).items() if request and status not in responses},
+        **{status: value for status, value in errors(413, 415).items() if request and status not in responses},
         **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
     }
     return described
