@@ -49,6 +49,12 @@ class Conflict(ServiceError):
     status = 409
 
 
+class PreconditionRequired(ServiceError):
+    """A write that must say which version of the game it was made on (an undo) did not."""
+
+    status = 428
+
+
 def sentence(message: str) -> str:
     """A message as a sentence for a page: capital first letter, closing full stop.
 

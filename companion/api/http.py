@@ -48,6 +48,22 @@ def json_object_body() -> dict[str, Any]:
     return body
 
 
+def expected_version() -> int | None:
+    """The version the client saw, from ``?version=N`` or ``If-Match`` (the ETag ``"vN"`` of
+    /api/games/<id>/version, or ``"N"``); None when neither is sent (``If-Match: *`` names none)."""
+    text = request.args.get("version")
+    if text is None:
+        tags = sorted(request.if_match.as_set(include_weak=True))
+        if not tags:
+            return None
+        if len(tags) > 1:
+            raise InvalidInput("If-Match must hold one version")
+        text = tags[0].removeprefix("v")
+    if not text.isdecimal() or len(text) > 12:
+        raise InvalidInput(f'version must be a whole number, not "{text[:40]}"')
+    return int(text)
+
+
 def state(game: Game, status: int = 200) -> tuple[Response, int]:
     """A game's state as the answer."""
     return jsonify(kinds.state_json(game)), status

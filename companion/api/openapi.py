@@ -56,6 +56,18 @@ ERRORS = {
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
 ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+VERSION_QUERY = {
+    "name": "version", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+    "description": "The game version the client saw (or send it as If-Match).",
+}
+IF_MATCH = {
+    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": 'The version the client saw as an entity tag: "vN" (the ETag of /api/games/{game_id}/version).',
+}
+UNDO_DESCRIPTION = (
+    "The version the client saw is required, as ?version=N or If-Match: without it the answer is 428, "
+    'with a stale one 409 with the game as stored now under "current"; nothing changes in either case.'
+)
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
 
 
@@ -147,7 +159,8 @@ def paths() -> dict[str, Any]:
             "parameters": [GAME_ID],
             "delete": operation(
                 "undoRound", "Undo the last round (404 when no round has been played)",
-                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409)}, keyed=True,
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)}, keyed=True,
+                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/version": {
@@ -199,7 +212,8 @@ def paths() -> dict[str, Any]:
             "parameters": [GAME_ID],
             "delete": operation(
                 "undoEvent", "Undo the last Play or Pay event (404 when there is none)",
-                {"200": play_or_pay, **errors(400, 403, 404, 409)}, keyed=True,
+                {"200": play_or_pay, **errors(400, 403, 404, 409, 428)}, keyed=True,
+                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/export": {

@@ -23,6 +23,7 @@ from companion.services.store import (
     engine_call,
     is_whole,
     preset_kind,
+    require_version,
     seat_of,
     store_new_game,
 )
@@ -268,11 +269,11 @@ def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: obj
 
 
 def undo_last_event(game: Game, expected_version: object = None) -> None:
-    """Take back the last event (a card, a chip, or a quick-mode hand)."""
-    check_version(game, expected_version)
+    """Take back the last event (a card, a chip, or a quick-mode hand); the version seen is required."""
     table(game)  # refuses a game played in rounds
     if not game.events:
         raise NotFound("there is no event to undo yet")
+    require_version(game, expected_version)
     game.events.remove(game.events[-1])
     game.updated_at = utc_now()
     commit()

@@ -69,7 +69,9 @@ def corrected_game(client: FlaskClient) -> dict[str, Any]:
             headers=key(game),
         )
         assert response.status_code == 200, response.get_json()
-    assert client.delete(f"/api/games/{game['id']}/rounds/last", headers=key(game)).status_code == 200
+    version = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    undo = client.delete(f"/api/games/{game['id']}/rounds/last?version={version}", headers=key(game))
+    assert undo.status_code == 200
     return game
 
 
