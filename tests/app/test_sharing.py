@@ -124,13 +124,12 @@ def test_wrong_join_keys_are_rate_limited(app: Flask, client: FlaskClient) -> No
     phone = app.test_client()
     statuses = [phone.get(f"/games/{game_id}/join?key=guess-{n}").status_code for n in range(7)]
     assert statuses == [403] * 5 + [429] * 2
-    response = phone.get(f"/games/{game_id}/join?key={key}")
+    response = phone.get(f"/games/{game_id}/join?key=guess")
     assert response.status_code == 429
     assert "Too many wrong edit keys" in text(response)
     assert response.headers["Retry-After"] == "60"
     assert not response.headers.getlist("Set-Cookie")
-    elsewhere = phone.get(f"/games/{game_id}/join?key={key}", environ_base={"REMOTE_ADDR": "192.0.2.9"})
-    assert elsewhere.status_code == 303
+    assert phone.get(f"/games/{game_id}/join?key={key}").status_code == 303  # the right key is never refused
 
 
 def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient) -> None:
