@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 from werkzeug.wrappers import Response
@@ -74,6 +75,8 @@ def json_error(status: int, message: str) -> tuple[Response, int]:
 
 def error_page(status: int, message: str) -> Response:
     """The error page; inside a game (other than a 404) it links back to the game."""
+    if request_ctx.url_adapter is None:  # a Host outside TRUSTED_HOSTS: no page address can be built
+        return Response(message, status, mimetype="text/plain")
     game_id = (request.view_args or {}).get("game_id")
     back = url_for("games.game_page", game_id=game_id) if game_id and status != 404 else None
     return make_response(render_template("error.html", status=status, message=message, back=back), status)

@@ -491,4 +491,4 @@ def test_game_page_offers_the_address_for_other_phones(
     page = text(client.get(f"/games/{game_id}", base_url="http://127.0.0.1:5000"))
     assert f"http://192.168.1.23:5000/games/{game_id}" in page
     page = text(client.get(f"/games/{game_id}", base_url="http://cards.example"))
-    assert f"http://cards.example/games/{game_id}" in page
+    assert f"http://192.168.1.23/games/{game_id}" in page  # never the Host header

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.models import RateCount
 from companion.services import limits
+from tests.app.test_sharing import join
 from tests.conftest import api_game, app_on, edit_key
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -32,12 +33,14 @@ def test_forty_cross_site_wrong_keys_leave_the_right_key_working(limited: Flask,
     game = api_game(client, "pay-me", PLAYERS, "Ann")
     for attempt in range(45):  # what <img src=/games/<id>/join?key=wrong...> makes the owner's browser send
         answer = client.get(f"/games/{game['id']}/join?key=wrong{attempt}")
-        assert answer.status_code in (403, 429)
+        assert answer.status_code == 303 and not answer.headers.getlist("Set-Cookie")  # a GET uses no key
+    for attempt in range(45):  # and wrong keys this browser sent itself, on the join form
+        answer = join(client, game["id"], f"wrong{attempt}")
     assert answer.status_code == 429  # the guessing was slowed down
     # The same browser, with the right key, on the API and on the pages:
     api = client.post(f"/api/games/{game['id']}/rounds", json=SCORES, headers=edit_key(game))
     assert api.status_code == 201
-    client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
+    assert join(client, game["id"], game["edit_key"]).status_code == 303
     page = client.get(f"/games/{game['id']}")
     assert page.status_code == 200 and "Undo round 1" in page.get_data(as_text=True)
     assert client.get(f"/games/{game['id']}/rounds/new").status_code == 200
@@ -59,7 +62,7 @@ def test_wrong_keys_on_the_api_never_refuse_the_right_one(limited: Flask, client
 def test_a_wrong_cookie_past_the_limit_only_makes_the_page_view_only(limited: Flask, client: FlaskClient) -> None:
     game = api_game(client, "pay-me", PLAYERS, "Ann")
     for n in range(25):
-        client.get(f"/games/{game['id']}/join?key=wrong{n}")
+        join(client, game["id"], f"wrong{n}")
     client.set_cookie("edit_key", "a replaced key", path=f"/games/{game['id']}")
     page = client.get(f"/games/{game['id']}")
     assert page.status_code == 200 and "View only" in page.get_data(as_text=True)
@@ -69,11 +72,11 @@ def test_wrong_keys_are_counted_per_game_and_per_client(limited: Flask, client: 
     game = api_game(client, "pay-me", PLAYERS, "Ann")
     other = api_game(client, "pay-me", PLAYERS, "Ann")
     for n in range(20):
-        client.get(f"/games/{game['id']}/join?key=wrong{n}")
-    assert client.get(f"/games/{game['id']}/join?key=wrong").status_code == 429
-    assert client.get(f"/games/{other['id']}/join?key=wrong").status_code == 403  # another game
+        join(client, game["id"], f"wrong{n}")
+    assert join(client, game["id"], "wrong").status_code == 429
+    assert join(client, other["id"], "wrong").status_code == 403  # another game
     elsewhere = {"REMOTE_ADDR": "192.0.2.9"}
-    assert client.get(f"/games/{game['id']}/join?key=wrong", environ_base=elsewhere).status_code == 403
+    assert join(client, game["id"], "wrong", environ_base=elsewhere).status_code == 403
 
 
 def test_the_counts_are_in_the_database_where_every_server_sees_them(
@@ -132,7 +135,7 @@ def test_behind_a_configured_proxy_each_client_is_counted_apart(tmp_path: Path, 
 
 def join_cookie(client: FlaskClient, game: Any, headers: dict[str, str]) -> str:
     """The key cookie a join link sets, seen through the proxy with `headers`."""
-    answer = client.get(f"/games/{game['id']}/join?key={game['edit_key']}", headers=headers)
+    answer = join(client, game["id"], game["edit_key"], headers=headers)
     return next(value for value in answer.headers.getlist("Set-Cookie") if value.startswith("edit_key="))
 
 

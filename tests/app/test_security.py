@@ -225,7 +225,7 @@ def test_every_write_to_a_game_without_its_key_is_refused(app: Flask, client: Fl
     writes = [
         (rule, method)
         for rule in rules(app)
-        if "<game_id>" in rule.rule
+        if "<game_id>" in rule.rule and rule.endpoint != "sharing.join_with_key"  # presents a key, writes nothing
         for method in sorted((rule.methods or set()) & WRITE_METHODS)
     ]
     assert len(writes) >= 12
