@@ -92,6 +92,29 @@ def with_error_headers(response: Response, error: HTTPException) -> Response:
     return response
 
 
+class CloseAfterTooLarge:
+    """WSGI middleware: after a 413 the server closes the connection, and says so.
+
+    The app's ``Connection: close`` reaches the client from werkzeug's server, but gunicorn drops
+    an application's hop-by-hop headers and answers ``keep-alive``, then closes anyway (the body
+    was never read). Its start_response is a method of its response object, whose force_close()
+    makes it send ``Connection: close``.
+    """
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def starting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if status.startswith("413"):
+                force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+                if callable(force_close):
+                    force_close()
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, starting)
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -108,6 +131,7 @@ def _api_sentence(error: HTTPException) -> str:
 
 def install(app: Flask, current_state: CurrentState) -> None:
     """The app's error handlers; `current_state` reads a game's API state for a 409 answer."""
+    app.wsgi_app = CloseAfterTooLarge(app.wsgi_app)  # type: ignore[method-assign]
 
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> Any:

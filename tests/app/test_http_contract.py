@@ -108,3 +108,32 @@ def test_every_documented_player_count_of_the_checker_is_taken(client: FlaskClie
     for players in range(documented["minimum"], documented["maximum"] + 1):
         body = {"variant": "3-13", "round": 1, "melds": ["3H 3S 3D"], "players": players}
         assert client.post("/api/check", json=body).status_code == 200, players
+
+
+class GunicornLikeResponse:
+    """What gunicorn passes as start_response: a method of its response, which can force a close."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.status = ""
+
+    def force_close(self) -> None:
+        self.closed = True
+
+    def start_response(self, status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        self.status = status
+        return lambda data: None
+
+
+@pytest.mark.parametrize(("size", "closes"), [(10, False), (10**6, True)])
+def test_gunicorn_is_told_to_close_the_connection_after_a_413(app: Flask, size: int, closes: bool) -> None:
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(
+        path="/api/games", method="POST", data=b"{" + b" " * size + b"}", content_type="application/json"
+    ).get_environ()
+    server = GunicornLikeResponse()
+    body = app(environ, server.start_response)
+    b"".join(body)
+    assert server.status.startswith("413") is closes
+    assert server.closed is closes
