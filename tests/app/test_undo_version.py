@@ -111,3 +111,13 @@ def test_the_page_undo_without_the_version_changes_nothing(client: FlaskClient, 
     assert post_form(f"/games/{game['id']}/rounds/last/undo", {}).status_code == 428
     assert post_form(f"/games/{game['id']}/rounds/last/undo", {"version": seen}).status_code == 409
     assert rounds(client, game) == 2
+
+
+def test_the_428_and_409_of_an_undo_match_the_document(client: FlaskClient, scored: tuple[Any, Any]) -> None:
+    from tests.app.test_openapi_responses import conforms
+
+    game, seen = scored
+    last = f"/api/games/{game['id']}/rounds/last"
+    assert conforms(client, client.delete(last, headers=edit_key(game)), "/api/games/{game_id}/rounds/last", "delete")
+    stale = client.delete(f"{last}?version={seen['version']}", headers=edit_key(game))
+    assert conforms(client, stale, "/api/games/{game_id}/rounds/last", "delete")["current"]
