@@ -129,7 +129,8 @@ async def phone(
             scorer = PLAYERS[played % len(PLAYERS)]
             scores = {name: 0 if name == scorer else rng.randrange(0, 120) for name in PLAYERS}
             if played >= 11:
-                request = http(port, "DELETE", f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": key or ""})
+                last = f"/api/games/{game_id}/rounds/last?version={version}"
+                request = http(port, "DELETE", last, headers={"X-Edit-Key": key or ""})
                 answer = await timed(results, "write", due, request, (200,))
             else:
                 body = json.dumps({"went_out": scorer, "scores": scores, "version": version}).encode()

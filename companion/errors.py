@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 from werkzeug.wrappers import Response
 
 from companion.security import TOO_MANY_WRONG_KEYS
@@ -49,6 +50,12 @@ class Conflict(ServiceError):
     status = 409
 
 
+class PreconditionRequired(ServiceError):
+    """A write that must say which version of the game it was made on (an undo) did not."""
+
+    status = 428
+
+
 def sentence(message: str) -> str:
     """A message as a sentence for a page: capital first letter, closing full stop.
 
@@ -68,9 +75,44 @@ def json_error(status: int, message: str) -> tuple[Response, int]:
 
 def error_page(status: int, message: str) -> Response:
     """The error page; inside a game (other than a 404) it links back to the game."""
+    if request_ctx.url_adapter is None:  # a Host outside TRUSTED_HOSTS: no page address can be built
+        return Response(message, status, mimetype="text/plain")
     game_id = (request.view_args or {}).get("game_id")
     back = url_for("games.game_page", game_id=game_id) if game_id and status != 404 else None
     return make_response(render_template("error.html", status=status, message=message, back=back), status)
+
+
+def with_error_headers(response: Response, error: HTTPException) -> Response:
+    """A 405 says which methods the address takes (Allow); a 413 closes the connection, as the
+    unread body cannot be skipped safely (Connection: close instead of a keep-alive that is not kept)."""
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(error.valid_methods)
+    if error.code == 413:
+        response.headers["Connection"] = "close"
+    return response
+
+
+class CloseAfterTooLarge:
+    """WSGI middleware: after a 413 the server closes the connection, and says so.
+
+    The app's ``Connection: close`` reaches the client from werkzeug's server, but gunicorn drops
+    an application's hop-by-hop headers and answers ``keep-alive``, then closes anyway (the body
+    was never read). Its start_response is a method of its response object, whose force_close()
+    makes it send ``Connection: close``.
+    """
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def starting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if status.startswith("413"):
+                force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+                if callable(force_close):
+                    force_close()
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, starting)
 
 
 def _is_api() -> bool:
@@ -82,12 +124,14 @@ def _api_sentence(error: HTTPException) -> str:
         404: "there is nothing at this address",
         405: f"{request.method} is not allowed at this address",
         413: "the request body is too large",
+        415: "the request body must be JSON, sent with Content-Type: application/json",
     }
     return sentences.get(error.code or 500, (error.name or "error").lower())
 
 
 def install(app: Flask, current_state: CurrentState) -> None:
     """The app's error handlers; `current_state` reads a game's API state for a 409 answer."""
+    app.wsgi_app = CloseAfterTooLarge(app.wsgi_app)  # type: ignore[method-assign]
 
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> Any:
@@ -124,8 +168,11 @@ def install(app: Flask, current_state: CurrentState) -> None:
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
         if _is_api():
-            return json_error(status, _api_sentence(error))
-        return error_page(status, error.description or error.name)
+            response, _status = json_error(status, _api_sentence(error))
+            response.status_code = status
+        else:
+            response = error_page(status, error.description or error.name)
+        return with_error_headers(response, error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:

@@ -2,8 +2,12 @@
 
 The browser that starts a game keeps its secret edit key in a cookie (HttpOnly, SameSite=Lax,
 sent only for that game's pages); the API takes it in the ``X-Edit-Key`` header. Only a hash is
-stored (companion.services.store). Wrong keys are counted per client address: past
-``RATELIMIT_WRONG_KEY`` the answer is 429, and a browser whose cookie holds a replaced key loses it.
+stored (companion.services.store). The key is compared first, so a right key is never refused.
+Wrong keys are counted per game and per client address (in the database, companion.security):
+past ``RATELIMIT_WRONG_KEY`` a wrong key sent to the API or a join link gets 429 instead of 403,
+which slows a guesser down without locking anyone out (a 192-bit key cannot be guessed; the
+limit only spares the server). A wrong key cookie only makes the page view-only, and a browser
+whose cookie holds a replaced key loses it.
 """
 
 from __future__ import annotations
@@ -53,14 +57,15 @@ def forget_key_cookie(response: Response, game_id: str) -> Response:
     return response
 
 
-def check_key(game: Game, key: str | None) -> bool:
-    """Whether a presented edit key is the game's; a wrong one is counted (429 past the limit)."""
+def check_key(game: Game, key: str | None, *, refuse_past_limit: bool = True) -> bool:
+    """Whether a presented edit key is the game's. A wrong one is counted for this game and
+    client; past the limit it is refused with 429 (TooManyRequests) unless `refuse_past_limit` is off."""
     if not key:
         return False
-    _refuse_after_too_many_wrong_keys()
     if store.key_matches(game, key):
         return True
-    _count_wrong_key(key)
+    if not _count_wrong_key(game, key) and refuse_past_limit:
+        raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
     return False
 
 
@@ -81,8 +86,8 @@ def load_game(game_id: str) -> Game:
 
 
 def can_edit(game: Game) -> bool:
-    """Whether this browser holds the game's edit key."""
-    return check_key(game, request.cookies.get(KEY_COOKIE))
+    """Whether this browser holds the game's edit key (a wrong cookie never costs the page a 429)."""
+    return check_key(game, request.cookies.get(KEY_COOKIE), refuse_past_limit=False)
 
 
 def load_for_edit(game_id: str, refusal: str = NO_EDIT) -> Game:
@@ -106,21 +111,16 @@ def edit_required(view: Callable[..., _R]) -> Callable[..., _R]:
     return checked
 
 
-def _refuse_after_too_many_wrong_keys() -> None:
-    if not has_request_context() or not security.limits_enabled():
-        return
-    limit = current_app.config["RATELIMIT_WRONG_KEY"]
-    if security.limiter().exhausted("wrong-key", security.client_address(), limit):
-        raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
-
-
-def _count_wrong_key(key: str) -> None:
-    """Count a key that did not match, and remember it for this request (see _forget_stale_cookie)."""
+def _count_wrong_key(game: Game, key: str) -> bool:
+    """Count a key that did not match, and remember it for this request (see _forget_stale_cookie);
+    False when this game has had too many wrong keys from this client."""
     if not has_request_context():
-        return
+        return True
     g.setdefault("wrong_keys", set()).add(key)
-    if security.limits_enabled():
-        security.limiter().hit("wrong-key", security.client_address(), current_app.config["RATELIMIT_WRONG_KEY"])
+    if not security.limits_enabled():
+        return True
+    client = f"{game.id}|{security.client_address()}"
+    return security.hit_limit("wrong-key", client, current_app.config["RATELIMIT_WRONG_KEY"])
 
 
 def _private_when_keyed(response: Response) -> Response:

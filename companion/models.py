@@ -129,3 +129,17 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     chain_id: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class RateCount(db.Model):  # type: ignore[name-defined,misc]
+    """How many requests one client made against one rate limit in its current window (issue 16).
+
+    Kept in the database so that every worker and every server counts together; a row whose
+    window has ended starts over at its next hit, or is deleted (companion.services.limits).
+    """
+
+    __tablename__ = "rate_counts"
+
+    bucket: Mapped[str] = mapped_column(String(200), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    expires: Mapped[int] = mapped_column(Integer, index=True)  # the window's end, in seconds since the epoch

@@ -35,7 +35,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from engine import play_or_pay as pop
 from engine.pot import EntryKind
-from engine.rules import OPTION_SPECS, RUMMY_PRESETS
+from engine.rules import OPTION_SPECS, PRESETS, RUMMY_PRESETS
 
 PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
@@ -333,7 +333,14 @@ CheckOptions = Annotated[
 CheckPlayers = Annotated[
     StrictInt | None,
     Says("players must be a whole number"),
-    Field(description="Optional: the decks in play follow from it (RULES.md 1)."),
+    Field(
+        description="Optional: the decks in play follow from it (RULES.md 1); left out or null means the "
+        "preset's largest table. Each preset takes its own range of players.",
+        json_schema_extra={
+            "minimum": min(PRESETS[name].min_players for name in RUMMY_PRESETS),
+            "maximum": max(PRESETS[name].max_players for name in RUMMY_PRESETS),
+        },
+    ),
 ]
 Cards = Annotated[StrictStr, Field(examples=["7H 8H JK"])]
 DeclarerHand = Annotated[

@@ -3,29 +3,32 @@
 - Every response carries a Content-Security-Policy without inline script or style,
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` and a ``Referrer-Policy``
   that never sends an address (a join link carries an edit key).
-- Starting games and wrong edit keys are counted per client address in fixed one-minute
-  (or other) windows, in this process's memory: with several gunicorn workers each worker
-  counts on its own, so the effective limit is the configured one times the workers.
-  Past the limit the answer is 429 (companion.errors): a one-sentence JSON error under ``/api/``,
-  a page otherwise. The wrong edit keys are counted by companion.keys.
+- Starting games is counted per client address, wrong edit keys per game and client address,
+  in fixed one-minute (or other) windows kept in the database (companion.services.limits), so
+  every worker and every server counts together. Past the limit the answer is 429
+  (companion.errors): a one-sentence JSON error under ``/api/``, a page otherwise. The wrong edit
+  keys are counted by companion.keys; a right key is never refused.
+- The client address is the connection's, unless ``PROXY_COUNT`` says how many reverse proxies
+  stand in front: then it comes from their ``X-Forwarded-For`` (werkzeug's ProxyFix), and the
+  scheme from ``X-Forwarded-Proto``.
 - The app refuses to start in debug mode unless ``ALLOW_DEBUG`` is set (development only).
 
 Settings (app config): ``RATELIMIT_ENABLED`` (default: on, except when ``TESTING``),
 ``RATELIMIT_CREATE`` (default ``"30/minute"``), ``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``),
-``CONTENT_SECURITY_POLICY``, ``REFERRER_POLICY``, ``ALLOW_DEBUG``.
+``CONTENT_SECURITY_POLICY``, ``REFERRER_POLICY``, ``ALLOW_DEBUG``, ``PROXY_COUNT`` (default 0).
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Sized
-from typing import Any
 
 from flask import Flask, current_app, request
 from werkzeug.exceptions import TooManyRequests
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
+
+from companion.services import limits
 
 MAX_CARDS_PER_HAND = 20
 """The most cards any card field (a hand, a meld, a lay-off) may hold."""
@@ -45,7 +48,7 @@ CREATE_ENDPOINTS = frozenset(
 """Endpoints whose POST starts a game (counted against RATELIMIT_CREATE)."""
 
 TOO_MANY_CREATED = "Too many games were started from this address; wait a minute and try again."
-TOO_MANY_WRONG_KEYS = "Too many wrong edit keys came from this address; wait a minute and try again."
+TOO_MANY_WRONG_KEYS = "Too many wrong edit keys for this game came from this address; wait a minute and try again."
 
 _PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
@@ -79,63 +82,14 @@ def hand_size_error(cards: Sized, field: str = "a hand") -> str | None:
     return None
 
 
-class RateLimiter:
-    """Fixed-window counters per (bucket, client) kept in this process's memory."""
+def hit_limit(bucket: str, client: str, limit: str) -> bool:
+    """Count one event of `client` against `limit`; False when it goes past (refuse the event).
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._windows: dict[tuple[str, str], tuple[float, int, int]] = {}  # start, count, seconds
-        self._last_prune = 0.0
-
-    def _current(self, key: tuple[str, str], seconds: int, now: float) -> tuple[float, int]:
-        start, count, _seconds = self._windows.get(key, (now, 0, seconds))
-        if now - start >= seconds:
-            return now, 0
-        return start, count
-
-    def hit(self, bucket: str, client: str, limit: str) -> bool:
-        """Count one event; False when it goes past the limit (the event is refused)."""
-        allowed, seconds = parse_limit(limit)
-        now = self._clock()
-        with self._lock:
-            self._prune(now)
-            key = (bucket, client)
-            start, count = self._current(key, seconds, now)
-            if count >= allowed:
-                self._windows[key] = (start, count, seconds)
-                return False
-            self._windows[key] = (start, count + 1, seconds)
-            return True
-
-    def exhausted(self, bucket: str, client: str, limit: str) -> bool:
-        """Whether the client has used up the limit (without counting anything)."""
-        allowed, seconds = parse_limit(limit)
-        now = self._clock()
-        with self._lock:
-            return self._current((bucket, client), seconds, now)[1] >= allowed
-
-    def reset(self) -> None:
-        with self._lock:
-            self._windows.clear()
-
-    def _prune(self, now: float) -> None:
-        """Forget the windows that have ended, at most once a minute (keeps memory bounded)."""
-        if now - self._last_prune < 60:
-            return
-        self._last_prune = now
-        ended = [key for key, (start, _count, seconds) in self._windows.items() if now - start >= seconds]
-        for key in ended:
-            del self._windows[key]
-
-    def __len__(self) -> int:
-        return len(self._windows)
-
-
-def limiter() -> RateLimiter:
-    """The app's rate limiter (one per process)."""
-    counters: RateLimiter = current_app.extensions["companion_limiter"]
-    return counters
+    The counts are in the database (companion.services.limits), so every worker and every
+    server behind a proxy counts together.
+    """
+    allowed, seconds = parse_limit(limit)
+    return limits.hit(f"{bucket}|{client}", allowed, seconds)
 
 
 def limits_enabled() -> bool:
@@ -149,7 +103,7 @@ def client_address() -> str:
 def _limit_creation() -> None:
     if request.method != "POST" or request.endpoint not in CREATE_ENDPOINTS or not limits_enabled():
         return
-    if not limiter().hit("create", client_address(), current_app.config["RATELIMIT_CREATE"]):
+    if not hit_limit("create", client_address(), current_app.config["RATELIMIT_CREATE"]):
         raise TooManyRequests(TOO_MANY_CREATED)
 
 
@@ -173,6 +127,18 @@ def refuse_debug(app: Flask) -> None:
         )
 
 
+def trust_proxies(app: Flask) -> None:
+    """Behind PROXY_COUNT reverse proxies, take the client's address and scheme from the
+    X-Forwarded-For and X-Forwarded-Proto headers they add (werkzeug's ProxyFix); without the
+    setting those headers are ignored, as any client can send them. The edit-key cookie is then
+    Secure whenever the proxy was reached over HTTPS."""
+    count = int(app.config.get("PROXY_COUNT") or 0)
+    if count < 0:
+        raise ValueError(f"PROXY_COUNT must be 0 or more, not {count}")
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
+
+
 def install(app: Flask) -> None:
     """Install the headers, the rate limits and the debug guard (the 429 answers are in companion.errors)."""
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
@@ -184,6 +150,6 @@ def install(app: Flask) -> None:
     for name in ("RATELIMIT_CREATE", "RATELIMIT_WRONG_KEY"):
         parse_limit(app.config[name])  # a typo in a limit fails at start, not on a request
     refuse_debug(app)
-    app.extensions["companion_limiter"] = RateLimiter()
+    trust_proxies(app)
     app.before_request(_limit_creation)
     app.after_request(_security_headers)

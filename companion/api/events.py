@@ -1,8 +1,9 @@
 """The JSON API of Play or Pay events (RULES.md section 7); the pot rides on the round endpoints.
 
 ``POST /api/games/<id>/events`` records one play, payment, quick-mode hand or chip purchase;
-``DELETE /api/games/<id>/events/last`` takes the last one back (on an ended game, the ending);
-``POST /api/games/<id>/end`` ends the game (D17). All need ``X-Edit-Key``.
+``DELETE /api/games/<id>/events/last?version=N`` (or ``If-Match``) takes the last one back (on an ended
+game, the ending): 428 without the version, 409 when it is stale; ``POST /api/games/<id>/end`` ends the
+game (D17). All need ``X-Edit-Key``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from flask import Response, jsonify, request
 
 from companion import schemas
 from companion.api import bodies
-from companion.api.http import bp, json_object_body, state
+from companion.api.http import bp, expected_version, json_object_body, state
 from companion.errors import InvalidInput
 from companion.keys import edit_required
 from companion.models import Game
@@ -35,7 +36,7 @@ def add_event(game: Game) -> tuple[Response, int]:
 @bp.delete("/games/<game_id>/events/last")
 @edit_required
 def undo_event(game: Game) -> tuple[Response, int]:
-    play_or_pay.undo_last_event(game)
+    play_or_pay.undo_last_event(game, expected_version())
     return state(game)
 
 

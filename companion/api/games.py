@@ -1,4 +1,8 @@
-"""The API of games and rounds: list, start, read, delete; score, correct and undo rounds."""
+"""The API of games and rounds: list, start, read, delete; score, correct and undo rounds.
+
+An undo (``DELETE /api/games/<id>/rounds/last``) must carry the version the client saw, as
+``?version=N`` or ``If-Match: "vN"``: 428 without it, 409 (with ``"current"``) when it is stale.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from flask import Response, jsonify
 
 from companion import schemas
 from companion.api import bodies
-from companion.api.http import bp, created, state
+from companion.api.http import bp, created, expected_version, state
 from companion.keys import edit_required
 from companion.models import Game
 from companion.services import kinds, rummy, store
@@ -64,5 +68,5 @@ def correct_round(game: Game, number: int) -> tuple[Response, int]:
 @bp.delete("/games/<game_id>/rounds/last")
 @edit_required
 def undo_round(game: Game) -> tuple[Response, int]:
-    rummy.undo_last_round(game)
+    rummy.undo_last_round(game, expected_version())
     return state(game)

@@ -49,12 +49,26 @@ ERRORS = {
     404: "No such game (or no such round).",
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
     413: "The request body is larger than the app accepts.",
+    415: "The request has a body that is not sent as Content-Type: application/json.",
+    428: "An undo needs the version the client saw: ?version=N or If-Match.",
     429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
 }
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
 ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+VERSION_QUERY = {
+    "name": "version", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+    "description": "The game version the client saw (or send it as If-Match).",
+}
+IF_MATCH = {
+    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": 'The version the client saw as an entity tag: "vN" (the ETag of /api/games/{game_id}/version).',
+}
+UNDO_DESCRIPTION = (
+    "The version the client saw is required, as ?version=N or If-Match: without it the answer is 428, "
+    'with a stale one 409 with the game as stored now under "current"; nothing changes in either case.'
+)
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}
 
 
@@ -78,7 +92,8 @@ def operation(
     operation_id: str, summary: str, responses: dict[str, Any], *, request: str | None = None, keyed: bool = False,
     description: str | None = None, parameters: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
-    """One operation; a body can be too large (413), a keyed one can be refused for the key (403, 429)."""
+    """One operation; a body can be too large (413) or not JSON (415); a keyed one can be refused
+    for the key (403, 429)."""
     described: dict[str, Any] = {"summary": summary, "operationId": operation_id}
     if description:
         described["description"] = description
@@ -89,7 +104,7 @@ def operation(
         described["requestBody"] = body(request)
     described["responses"] = {
         **responses,
-        **{status: value for status, value in errors(413).items() if request and status not in responses},
+        **{status: value for status, value in errors(413, 415).items() if request and status not in responses},
         **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
     }
     return described
@@ -151,7 +166,8 @@ def paths() -> dict[str, Any]:
             "parameters": [GAME_ID],
             "delete": operation(
                 "undoRound", "Undo the last round (404 when no round has been played)",
-                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409)}, keyed=True,
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)}, keyed=True,
+                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/version": {
@@ -220,7 +236,8 @@ def paths() -> dict[str, Any]:
             "parameters": [GAME_ID],
             "delete": operation(
                 "undoEvent", "Undo the last Play or Pay event, or the ending of an ended game (404 when there is none)",
-                {"200": play_or_pay, **errors(400, 403, 404, 409)}, keyed=True,
+                {"200": play_or_pay, **errors(400, 403, 404, 409, 428)}, keyed=True,
+                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/export": {

@@ -20,9 +20,17 @@ def export_game(game_id: str) -> Response:
     return response
 
 
-@bp.post("/games/import")
+@bp.post("/games/import", provide_automatic_options=False)
 def import_game() -> tuple[Response, int]:
     # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
     request.max_content_length = transfer.MAX_IMPORT_BYTES
     game, key = transfer.import_bytes(request.get_data(cache=False))
     return created(game, key)
+
+
+@bp.route("/games/import", methods=["OPTIONS"], provide_automatic_options=False)
+def import_options() -> Response:
+    """Only POST: the automatic answer would also list the methods of /games/<game_id>."""
+    response = Response(status=200)
+    response.headers["Allow"] = "OPTIONS, POST"
+    return response

@@ -24,6 +24,7 @@ from companion.services.store import (
     engine_call,
     is_whole,
     preset_kind,
+    require_version,
     store_new_game,
 )
 from engine import play_or_pay as pop
@@ -312,16 +313,20 @@ def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: obj
 
 
 def undo_last_event(game: Game, expected_version: object = None) -> None:
-    """Take back the last event (a card, a chip, a quick-mode hand or a purchase); on an ended game, the ending."""
-    check_version(game, expected_version)
+    """Take back the last event (a card, a chip, a quick-mode hand or a purchase); on an ended game, the ending.
+
+    The version the phone saw is required.
+    """
     table(game)  # refuses a game played in rounds
     if game.finished:
+        require_version(game, expected_version)
         game.finished = False
         game.updated_at = utc_now()
         commit()
         return
     if not game.events:
         raise NotFound("there is no event to undo yet")
+    require_version(game, expected_version)
     game.events.remove(game.events[-1])
     game.updated_at = utc_now()
     commit()

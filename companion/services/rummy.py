@@ -29,6 +29,7 @@ from companion.services.store import (
     commit,
     engine_call,
     preset_kind,
+    require_version,
     rules_for,
     store_new_game,
 )
@@ -408,11 +409,11 @@ def correct_round(
 
 
 def undo_last_round(game: Game, expected_version: object = None) -> None:
-    """Remove the last round; its values go into the history."""
-    check_version(game, expected_version)
+    """Remove the last round; its values go into the history. The version the client saw is required."""
     verify_rounds(game)
     if not game.rounds:
         raise NotFound("there is no round to undo yet")
+    require_version(game, expected_version)
     last = game.rounds[-1]
     game.revisions.append(
         RoundRevision(

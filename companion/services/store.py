@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from companion.errors import Conflict, InvalidInput, NotFound
+from companion.errors import Conflict, InvalidInput, NotFound, PreconditionRequired
 from companion.extensions import db
 from companion.models import Game, utc_now
 from engine import dealing
@@ -276,6 +276,17 @@ def check_version(game: Game, expected: object) -> None:
         raise InvalidInput("version must be a whole number")
     if expected != game.version:
         raise Conflict("the game changed since you loaded it; reload it and try again")
+
+
+UNDO_NEEDS_VERSION = "an undo needs the version of the game you saw (?version=N or an If-Match header)"
+
+
+def require_version(game: Game, expected: object) -> None:
+    """Like check_version, but a missing version is refused too (PreconditionRequired): an undo
+    without one would take back whatever is last now, perhaps a round another phone just added."""
+    if expected is None:
+        raise PreconditionRequired(UNDO_NEEDS_VERSION)
+    check_version(game, expected)
 
 
 def delete_game(game: Game, expected_version: object = None) -> None:

@@ -2,17 +2,21 @@
 
 - Every phone showing a game sees a QR code of its plain address (view only).
 - A browser holding the game's edit key also sees a QR code of the join link
-  ``/games/<id>/join?key=<edit key>`` (companion.sharing.routes). Only a hash of the key is
-  stored on the server, so this code is made from the key in the current browser's cookie.
+  ``/games/<id>/join#key=<edit key>`` (companion.sharing.routes). The key is in the fragment,
+  which browsers never send to a server, so it stays out of access logs and proxies. Only a hash
+  of the key is stored on the server, so this code is made from the key in this browser's cookie.
+- The links start with the configured ``PUBLIC_URL`` (such as ``https://cards.example``); without
+  one, with this computer's LAN address (what `bash serve` prints) and the port the request came
+  in on. Never with the request's Host header, which any client can forge.
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 import segno
-from flask import request, url_for
+from flask import current_app, request, url_for
 from markupsafe import Markup
 
 from companion.keys import KEY_COOKIE
@@ -21,12 +25,20 @@ from companion.lan import lan_address
 JOIN_PARAMETER = "key"
 
 
+def public_base() -> str:
+    """Where the phones reach this app: PUBLIC_URL, else http(s)://<LAN address>:<port>."""
+    configured = str(current_app.config.get("PUBLIC_URL") or "").strip()
+    if configured:
+        return configured.rstrip("/")
+    scheme = "https" if request.is_secure else "http"
+    port = str(request.environ.get("SERVER_PORT") or "")
+    default = {"http": "80", "https": "443"}[scheme]
+    return f"{scheme}://{lan_address()}" + (f":{port}" if port.isdecimal() and port != default else "")
+
+
 def share_url(game_id: str) -> str:
-    """The game's address for the other phones: this computer's LAN address when opened locally."""
-    parts = urlsplit(url_for("games.game_page", game_id=game_id, _external=True))
-    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
-        parts = parts._replace(netloc=lan_address() + (f":{parts.port}" if parts.port else ""))
-    return urlunsplit(parts)
+    """The game's address for the other phones (see public_base)."""
+    return public_base() + url_for("games.game_page", game_id=game_id)
 
 
 def qr_svg(data: str, title: str) -> Markup:
@@ -37,12 +49,12 @@ def qr_svg(data: str, title: str) -> Markup:
 
 
 def join_url(share_url: str, key: str) -> str:
-    """The address that hands the edit key to another phone.
+    """The address that hands the edit key to another phone, the key in the fragment.
 
     >>> join_url("http://192.168.1.23:5000/games/abc", "k-1_x")
-    'http://192.168.1.23:5000/games/abc/join?key=k-1_x'
+    'http://192.168.1.23:5000/games/abc/join#key=k-1_x'
     """
-    return share_url.rstrip("/") + "/join?" + urlencode({JOIN_PARAMETER: key})
+    return share_url.rstrip("/") + "/join#" + urlencode({JOIN_PARAMETER: key})
 
 
 def share_codes(share_url: str, can_edit: bool) -> dict[str, Any]:

@@ -179,8 +179,8 @@ def test_correct_round_keeps_history(client: FlaskClient, app: Flask) -> None:
 def test_undo_last_round(client: FlaskClient, app: Flask) -> None:
     game = create(client)
     add_round(client, game)
-    add_round(client, game, "Cy", Ann=3, Bob=4, Cy=0)
-    response = client.delete(f"/api/games/{game['id']}/rounds/last", headers=key_header(game))
+    version = add_round(client, game, "Cy", Ann=3, Bob=4, Cy=0).get_json()["version"]
+    response = client.delete(f"/api/games/{game['id']}/rounds/last?version={version}", headers=key_header(game))
     assert response.status_code == 200
     assert len(response.get_json()["rounds"]) == 1
     assert stored_rounds(app, game["id"]) == [(1, "Bob", {"Ann": 12, "Bob": 0, "Cy": 30})]

@@ -43,6 +43,13 @@ def rounds_of(app: Flask, game_id: str) -> list[tuple[int, str, dict[str, int]]]
         return [(item.number, item.went_out, dict(item.scores)) for item in stored]
 
 
+def version_of(app: Flask, game_id: str) -> int:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        return game.version
+
+
 def game_count(app: Flask) -> int:
     with app.app_context():
         return len(db.session.scalars(db.select(Game)).all())
@@ -324,14 +331,14 @@ def test_undo_last_round(client: FlaskClient, app: Flask, post_form: Post) -> No
     enter_round(post_form, game_id, "Cy", "5", "5", "0")
     page = text(client.get(f"/games/{game_id}"))
     assert "Undo round 2" in page
-    response = post_form(f"/games/{game_id}/rounds/last/undo", {})
+    response = post_form(f"/games/{game_id}/rounds/last/undo", {"version": version_of(app, game_id)})
     assert response.status_code == 303
     assert len(rounds_of(app, game_id)) == 1
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 2 undone" in page
     assert "Enter round 2 scores" in page
-    post_form(f"/games/{game_id}/rounds/last/undo", {})
-    response = post_form(f"/games/{game_id}/rounds/last/undo", {})
+    post_form(f"/games/{game_id}/rounds/last/undo", {"version": version_of(app, game_id)})
+    response = post_form(f"/games/{game_id}/rounds/last/undo", {"version": version_of(app, game_id)})
     assert response.status_code == 404
     assert "There is no round to undo yet." in text(response)
 
@@ -484,4 +491,4 @@ def test_game_page_offers_the_address_for_other_phones(
     page = text(client.get(f"/games/{game_id}", base_url="http://127.0.0.1:5000"))
     assert f"http://192.168.1.23:5000/games/{game_id}" in page
     page = text(client.get(f"/games/{game_id}", base_url="http://cards.example"))
-    assert f"http://cards.example/games/{game_id}" in page
+    assert f"http://192.168.1.23/games/{game_id}" in page  # never the Host header

@@ -30,6 +30,12 @@ def stored(app: Flask, game_id: str) -> list[Round]:
         return list(rows)
 
 
+
+def undo_last_round(client: FlaskClient, game_id: str, key: dict[str, str]) -> None:
+    """Undo as a phone does: with the version it saw."""
+    version = client.get(f"/api/games/{game_id}").get_json()["version"]
+    assert client.delete(f"/api/games/{game_id}/rounds/last?version={version}", headers=key).status_code == 200
+
 def test_hands_are_scored_by_the_engine_and_kept(client: FlaskClient) -> None:
     game_id, key = new_game(client)
     response = add_round(
@@ -207,7 +213,7 @@ def test_corrections_and_undo_keep_the_cards_in_the_history(client: FlaskClient,
         f"/api/games/{game_id}/rounds/1", json={"went_out": "Bob", "scores": {"Ann": 9, "Bob": 0, "Cy": 5}}, headers=key
     )
     assert "hands" not in typed.get_json()["rounds"][0]
-    client.delete(f"/api/games/{game_id}/rounds/last", headers=key)
+    undo_last_round(client, game_id, key)
     with app.app_context():
         revisions = db.session.scalars(
             db.select(RoundRevision).filter_by(game_id=game_id).order_by(RoundRevision.id)
@@ -233,10 +239,10 @@ def test_lay_offs_chain_in_turn_order_from_the_declarers_left(client: FlaskClien
     extended = add_round(client, game_id, key, went_out="Ann", declarer=declarer, hands={"Bob": "10S", "Cy": "JS"})
     assert extended.status_code == 201, extended.get_json()
     assert extended.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 0, "Cy": 0}
-    client.delete(f"/api/games/{game_id}/rounds/last", headers=key)
+    undo_last_round(client, game_id, key)
     taken = add_round(client, game_id, key, went_out="Ann", declarer=declarer, hands={"Bob": "10S", "Cy": "10S"})
     assert taken.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 0, "Cy": 10}
-    client.delete(f"/api/games/{game_id}/rounds/last", headers=key)
+    undo_last_round(client, game_id, key)
     # When Cy went out, Ann lays off before Bob: Ann's 10S takes the place Bob's 10S wanted.
     cy_out = add_round(client, game_id, key, went_out="Cy", declarer=declarer, hands={"Bob": "10S", "Ann": "10S"})
     assert cy_out.get_json()["rounds"][1]["scores"] == {"Ann": 0, "Bob": 10, "Cy": 0}

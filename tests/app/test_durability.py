@@ -62,7 +62,8 @@ def hammer(
                 body = {"went_out": went_out, "scores": scores, "version": state["version"]}
                 roll = chooser.random()
                 if played >= 11 or (played and roll < 0.15):
-                    status, answer = call(base_url, "DELETE", f"{path}/rounds/last", key=key, timeout=5)
+                    last = f"{path}/rounds/last?version={state['version']}"
+                    status, answer = call(base_url, "DELETE", last, key=key, timeout=5)
                 elif played and roll < 0.4:
                     status, answer = call(
                         base_url, "PUT", f"{path}/rounds/{chooser.randint(1, played)}", body, key, timeout=5
@@ -148,7 +149,8 @@ def test_sigkill_while_saving_leaves_every_game_consistent(app: Flask, database_
     for game_id, key in games:
         state: dict[str, Any] = client.get(f"/api/games/{game_id}").get_json()
         if state["finished"]:
-            assert client.delete(f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": key}).status_code == 200
+            last = f"/api/games/{game_id}/rounds/last?version={state['version']}"
+            assert client.delete(last, headers={"X-Edit-Key": key}).status_code == 200
             state = client.get(f"/api/games/{game_id}").get_json()
         body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 10, "Di": 15}, "version": state["version"]}
         response = client.post(f"/api/games/{game_id}/rounds", json=body, headers={"X-Edit-Key": key})

@@ -228,12 +228,13 @@ def test_undo_the_last_event(client: FlaskClient, app: Flask) -> None:
     start = state_of(client, game)
     event(client, game, type="play", player="Bob", card="7H")
     after_play = state_of(client, game)
-    event(client, game, type="pay", player="Cy")
-    response = client.delete(f"/api/games/{game['id']}/events/last", headers=key(game))
+    paid = event(client, game, type="pay", player="Cy").get_json()
+    last = f"/api/games/{game['id']}/events/last"
+    response = client.delete(f"{last}?version={paid['version']}", headers=key(game))
     assert response.status_code == 200
     undone = response.get_json()
     assert undone["hand"] == after_play["hand"] and undone["chips"] == after_play["chips"]
-    undone = client.delete(f"/api/games/{game['id']}/events/last", headers=key(game)).get_json()
+    undone = client.delete(f"{last}?version={undone['version']}", headers=key(game)).get_json()
     assert undone["hand"] == start["hand"]
     assert stored_events(app, game["id"]) == 0
     assert client.delete(f"/api/games/{game['id']}/events/last").status_code == 403
@@ -312,7 +313,9 @@ def test_rounds_and_events_do_not_mix(client: FlaskClient) -> None:
     assert "only a Play or Pay game takes events" in response.get_json()["error"]
     assert client.post("/api/games/nope/events", json={"type": "pay"}, headers=key(game)).status_code == 404
     assert client.post(f"/api/games/{game['id']}/events", json={"type": "pay", "player": "Bob"}).status_code == 403
-    assert client.post(f"/api/games/{game['id']}/events", data="[", headers=key(game)).status_code == 400
+    url = f"/api/games/{game['id']}/events"
+    broken = client.post(url, data="[", headers=key(game), content_type="application/json")
+    assert broken.status_code == 400
 
 
 def test_openapi_documents_events_and_the_pot(client: FlaskClient) -> None:

@@ -154,7 +154,8 @@ def test_a_correction_recomputes_every_later_round(client: FlaskClient, app: Fla
     assert stored_pickups(app, game["id"])[0] == {"Cy": 2}
 
     # Undo takes the last round's entries out of the ledger; its counts go into the history.
-    state = client.delete(f"/api/games/{game['id']}/rounds/last", headers=key(game)).get_json()
+    last = f"/api/games/{game['id']}/rounds/last?version={state['version']}"
+    state = client.delete(last, headers=key(game)).get_json()
     assert [entry[0] for entry in entries(state)] == [None, None, None, 1, 1, 2]
     assert state["pot"]["balance"] == 10
     with app.app_context():

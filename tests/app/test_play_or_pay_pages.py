@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from companion.sharing import links
 from engine import play_or_pay as pop
+from tests.app.test_sharing import join
 from tests.conftest import api_game, read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -177,7 +178,7 @@ def test_a_viewer_sees_only_the_view_code(app: Flask, client: FlaskClient) -> No
     page = text(app.test_client().get(f"/games/{game['id']}/hand"))
     assert "Follow on another phone" in page
     assert QR.findall(page) == ["QR code of the view-only address"]
-    assert "join?key" not in page and game["edit_key"] not in page
+    assert "join#key" not in page and game["edit_key"] not in page
     assert "Make a new edit key" not in page and f'action="/games/{game["id"]}/key"' not in page
 
 
@@ -186,7 +187,7 @@ def test_the_edit_code_lets_another_phone_record_cards(app: Flask, client: Flask
     phone = app.test_client()
     before = text(phone.get(f"/games/{game['id']}/hand"))
     assert "View only" in before and 'class="lead-form"' not in before
-    response = phone.get(f"/games/{game['id']}/join?key={game['edit_key']}", follow_redirects=True)
+    response = join(phone, game["id"], game["edit_key"], follow_redirects=True)
     assert response.status_code == 200
     assert response.request.path == f"/games/{game['id']}/hand"
     page = text(response)
@@ -198,7 +199,7 @@ def test_a_new_key_from_the_hand_page_locks_out_the_old_one(app: Flask, client: 
     game = create(client)
     give_key(client, game)
     other = app.test_client()
-    assert other.get(f"/games/{game['id']}/join?key={game['edit_key']}").status_code == 303
+    assert join(other, game["id"], game["edit_key"]).status_code == 303
 
     response = client.post(f"/games/{game['id']}/key", data={"csrf_token": read_csrf_token(client)})
     assert response.status_code == 303
@@ -208,7 +209,7 @@ def test_a_new_key_from_the_hand_page_locks_out_the_old_one(app: Flask, client: 
     followed = client.get(response.headers["Location"], follow_redirects=True)
     assert followed.request.path == f"/games/{game['id']}/hand"
     page = text(followed)
-    assert f"join?key={new_key}" in page and game["edit_key"] not in page and 'class="lead-form"' in page
+    assert f"join#key={new_key}" in page and game["edit_key"] not in page and 'class="lead-form"' in page
 
     assert "View only" in text(other.get(f"/games/{game['id']}/hand"))
     play = {"type": "play", "player": "Bob", "card": "7H"}

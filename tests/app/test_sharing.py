@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.sharing import links
-from tests.conftest import read_csrf_token
+from tests.conftest import CSRF_INPUT, read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 QR = re.compile(r'<svg viewBox="[^"]+" class="qr-code"><title>[^<]*</title>.*?</svg>', re.DOTALL)
@@ -29,6 +29,15 @@ def give_key(client: FlaskClient, game_id: str, key: str) -> None:
 
 def key_cookie(response: Any) -> str:
     return next(value for value in response.headers.getlist("Set-Cookie") if value.startswith("edit_key="))
+
+
+def join(phone: FlaskClient, game_id: str, key: str, **kwargs: Any) -> Any:
+    """What the join page's script does with /games/<id>/join#key=<key>: post the key with the form."""
+    page = phone.get(f"/games/{game_id}/join", **kwargs)
+    assert page.status_code == 200, page.status_code
+    token = CSRF_INPUT.search(page.get_data(as_text=True))
+    assert token
+    return phone.post(f"/games/{game_id}/join", data={"csrf_token": token.group(1), "key": key}, **kwargs)
 
 
 def text(response: Any) -> str:
@@ -55,7 +64,7 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     assert len(codes) == 2
     view = share_url(page)
     assert view.endswith(f"/games/{game_id}")
-    join = f"{view}/join?key={key}"
+    join = f"{view}/join#key={key}"
     assert join in page
     # The codes are segno's, made from exactly these addresses.
     assert codes[0] == str(links.qr_svg(view, "QR code of the view-only address"))
@@ -69,12 +78,12 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     viewer = text(app.test_client().get(f"/games/{game_id}"))
     assert len(QR.findall(viewer)) == 1
     assert share_url(viewer) == view
-    assert "join?key" not in viewer and key not in viewer
+    assert "join#key" not in viewer and key not in viewer
     assert "Make a new edit key" not in viewer
 
 
 def test_the_qr_code_encodes_the_address() -> None:
-    url = "http://192.168.1.23:5000/games/abc/join?key=k-1_x"
+    url = "http://192.168.1.23:5000/games/abc/join#key=k-1_x"
     expected = segno.make(url, error="m")
     svg = str(links.qr_svg(url, "t"))
     assert f'viewBox="0 0 {expected.symbol_size()[0]} {expected.symbol_size()[1]}"' in svg
@@ -87,7 +96,10 @@ def test_joining_stores_the_key_and_drops_it_from_the_address(app: Flask, client
     game_id, key = new_game(client)
     phone = app.test_client()
     assert not can_edit(phone, game_id)
-    response = phone.get(f"/games/{game_id}/join?key={key}")
+    page = phone.get(f"/games/{game_id}/join")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert "js/join.js" in text(page) and "Paste it here" in text(page)  # the script, and the no-script way
+    response = join(phone, game_id, key)
     assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{game_id}"
     assert response.headers["Cache-Control"] == "no-store"
@@ -96,25 +108,51 @@ def test_joining_stores_the_key_and_drops_it_from_the_address(app: Flask, client
     assert cookie.startswith(f"edit_key={key};")
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/games/{game_id}" in cookie
     assert can_edit(phone, game_id)
-    followed = app.test_client().get(f"/games/{game_id}/join?key={key}", follow_redirects=True)
-    assert followed.request.path == f"/games/{game_id}" and not followed.request.query_string
-    assert "Enter round 1 scores" in text(followed)
+
+
+def test_the_join_link_carries_the_key_in_its_fragment(client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    give_key(client, game_id, key)
+    page = text(client.get(f"/games/{game_id}"))
+    assert f"/games/{game_id}/join#key={key}" in page
+    assert "join?key" not in page
+
+
+def test_an_old_query_link_is_redirected_to_the_fragment_without_using_the_key(app: Flask, client: FlaskClient) -> None:
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_WRONG_KEY="1/minute")
+    game_id, key = new_game(client)
+    phone = app.test_client()
+    for guess in ("wrong", "wrong again", key):
+        response = phone.get(f"/games/{game_id}/join?key={guess}")
+        assert response.status_code == 303
+        assert response.headers["Location"].startswith(f"/games/{game_id}/join#key=")
+        assert response.headers["Cache-Control"] == "no-store"
+        assert not response.headers.getlist("Set-Cookie")
+    assert not can_edit(phone, game_id)
+    assert join(phone, game_id, key).status_code == 303  # the GETs counted no wrong key
+
+
+def test_a_join_post_needs_the_csrf_token(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(client)
+    phone = app.test_client()
+    assert phone.post(f"/games/{game_id}/join", data={"key": key}).status_code == 400
+    assert not can_edit(phone, game_id)
 
 
 def test_a_wrong_or_missing_join_key_is_refused(app: Flask, client: FlaskClient) -> None:
     game_id, key = new_game(client)
     phone = app.test_client()
-    response = phone.get(f"/games/{game_id}/join?key=not-the-key")
+    response = join(phone, game_id, "not-the-key")
     assert response.status_code == 403
-    assert "does not work for this game" in text(response)
+    assert "does not work for this game" in text(response) and 'name="key"' in text(response)
     assert not response.headers.getlist("Set-Cookie")
-    assert phone.get(f"/games/{game_id}/join").status_code == 400
-    assert phone.get(f"/games/{game_id}/join?key=").status_code == 400
-    assert phone.get(f"/games/{game_id}/join?key={'x' * 500}").status_code == 403
-    assert phone.get(f"/games/nope/join?key={key}").status_code == 404
+    assert join(phone, game_id, "").status_code == 400
+    assert join(phone, game_id, "x" * 500).status_code == 400
+    assert phone.get("/games/nope/join").status_code == 404
+    assert phone.post("/games/nope/join", data={"key": key}).status_code in (400, 404)
     assert not can_edit(phone, game_id)
-    # Join keys from a scanned link are escaped, never echoed.
-    response = phone.get(f"/games/{game_id}/join?key=%3Cscript%3Ealert(1)%3C/script%3E")
+    # Keys are escaped, never echoed.
+    response = join(phone, game_id, "<script>alert(1)</script>")
     assert response.status_code == 403 and "<script>alert" not in text(response)
 
 
@@ -122,22 +160,21 @@ def test_wrong_join_keys_are_rate_limited(app: Flask, client: FlaskClient) -> No
     app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_WRONG_KEY="5/minute")
     game_id, key = new_game(client)
     phone = app.test_client()
-    statuses = [phone.get(f"/games/{game_id}/join?key=guess-{n}").status_code for n in range(7)]
+    statuses = [join(phone, game_id, f"guess-{n}").status_code for n in range(7)]
     assert statuses == [403] * 5 + [429] * 2
-    response = phone.get(f"/games/{game_id}/join?key={key}")
+    response = join(phone, game_id, "guess")
     assert response.status_code == 429
     assert "Too many wrong edit keys" in text(response)
     assert response.headers["Retry-After"] == "60"
     assert not response.headers.getlist("Set-Cookie")
-    elsewhere = phone.get(f"/games/{game_id}/join?key={key}", environ_base={"REMOTE_ADDR": "192.0.2.9"})
-    assert elsewhere.status_code == 303
+    assert join(phone, game_id, key).status_code == 303  # the right key is never refused
 
 
 def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient) -> None:
     game_id, key = new_game(client)
     give_key(client, game_id, key)
     other_phone = app.test_client()
-    assert other_phone.get(f"/games/{game_id}/join?key={key}").status_code == 303
+    assert join(other_phone, game_id, key).status_code == 303
     assert can_edit(other_phone, game_id)
 
     response = client.post(f"/games/{game_id}/key", data={"csrf_token": read_csrf_token(client)})
@@ -149,10 +186,10 @@ def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient)
 
     # This browser keeps editing with the new key; the page shows the new join code.
     page = text(client.get(f"/games/{game_id}"))
-    assert "Enter round 1 scores" in page and f"join?key={new_key}" in page and key not in page
+    assert "Enter round 1 scores" in page and f"join#key={new_key}" in page and key not in page
     # The old key stops working everywhere at once.
     assert not can_edit(other_phone, game_id)
-    assert app.test_client().get(f"/games/{game_id}/join?key={key}").status_code == 403
+    assert join(app.test_client(), game_id, key).status_code == 403
     response = client.delete(f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": key})
     assert response.status_code == 403
     response = client.delete(f"/api/games/{game_id}/rounds/last", headers={"X-Edit-Key": new_key})
@@ -192,9 +229,13 @@ def test_the_api_replaces_the_key(client: FlaskClient) -> None:
     assert response.status_code == 201
 
 
-def test_the_share_address_names_this_computer_on_the_network(app: Flask, client: FlaskClient) -> None:
+def test_the_share_address_names_this_computer_on_the_network(
+    app: Flask, client: FlaskClient, monkeypatch: Any
+) -> None:
+    """More (PUBLIC_URL, a forged Host, TRUSTED_HOSTS): tests/app/test_public_links.py."""
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
     game_id, key = new_game(client)
     client.set_cookie("edit_key", key, domain="cards.example", path=f"/games/{game_id}")
     page = text(client.get(f"/games/{game_id}", base_url="http://cards.example:8000"))
-    assert share_url(page) == f"http://cards.example:8000/games/{game_id}"
-    assert f"http://cards.example:8000/games/{game_id}/join?key={key}" in page
+    assert share_url(page) == f"http://192.168.1.23:8000/games/{game_id}"
+    assert f"http://192.168.1.23:8000/games/{game_id}/join#key={key}" in page

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Game
-from companion.services import transfer
+from companion.services import limits, transfer
 from tests.conftest import api_game
 from tests.conftest import edit_key as key
 
@@ -69,7 +69,9 @@ def corrected_game(client: FlaskClient) -> dict[str, Any]:
             headers=key(game),
         )
         assert response.status_code == 200, response.get_json()
-    assert client.delete(f"/api/games/{game['id']}/rounds/last", headers=key(game)).status_code == 200
+    version = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    undo = client.delete(f"/api/games/{game['id']}/rounds/last?version={version}", headers=key(game))
+    assert undo.status_code == 200
     return game
 
 
@@ -537,7 +539,8 @@ def test_a_failure_after_inserting_rolls_everything_back(
 def test_imports_count_against_the_game_creation_limit(app: Flask, client: FlaskClient, corrected_game: Any) -> None:
     document = export(client, corrected_game["id"])
     app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_CREATE="1/minute")
-    app.extensions["companion_limiter"].reset()
+    with app.app_context():
+        limits.forget_all()
     assert imported(client, document).status_code == 201
     response = imported(client, document)
     assert response.status_code == 429
