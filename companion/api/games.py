@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, state
+from companion.api.live import version_etag
 from companion.keys import edit_required
 from companion.models import Game
 from companion.services import kinds, rummy, store
@@ -25,8 +27,13 @@ def create_game() -> tuple[Response, int]:
 
 
 @bp.get("/games/<game_id>")
-def get_game(game_id: str) -> tuple[Response, int]:
-    return state(store.get_game(game_id))
+def get_game(game_id: str) -> BaseResponse:
+    """The state, from the per-version cache, with the version's ETag (304 when If-None-Match holds it)."""
+    version, body = kinds.cached_state(game_id)
+    response = Response(body, mimetype="application/json")
+    response.set_etag(version_etag(version))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @bp.delete("/games/<game_id>")

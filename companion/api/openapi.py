@@ -118,7 +118,11 @@ def paths() -> dict[str, Any]:
         },
         "/api/games/{game_id}": {
             "parameters": [GAME_ID],
-            "get": operation("getGame", "A game's state", {"200": game, **errors(404)}),
+            "get": operation(
+                "getGame", "A game's state",
+                {"200": game, "304": {"description": "Unchanged since the ETag sent in If-None-Match."}, **errors(404)},
+                description='The ETag is "v<version>", as for the version.', parameters=(IF_NONE_MATCH,),
+            ),
             "delete": operation(
                 "deleteGame", "Delete a game", {"200": answer("Deleted", "Deleted."), **errors(403, 404, 409)},
                 keyed=True,

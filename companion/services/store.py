@@ -114,6 +114,16 @@ def get_game(game_id: str) -> Game:
     return game
 
 
+def current_version(game_id: str) -> int:
+    """The stored version of a game (one indexed column, no rounds), or NotFound."""
+    if len(game_id) > 32 or "\x00" in game_id:
+        raise NotFound("there is no game with that id")
+    version = db.session.scalar(db.select(Game.version).where(Game.id == game_id))
+    if version is None:
+        raise NotFound("there is no game with that id")
+    return int(version)
+
+
 # ---------------------------------------------------------------- edit keys
 
 
