@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from companion.extensions import db
@@ -44,6 +44,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         back_populates="game", order_by="GameEvent.number", cascade="all, delete-orphan"
     )
     disputes: Mapped[list[Dispute]] = relationship(order_by="Dispute.id", cascade="all, delete-orphan")
+    sheet_pdfs: Mapped[list[SheetPdf]] = relationship(cascade="all, delete-orphan")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
@@ -126,4 +127,19 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     reason: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     chain_id: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class SheetPdf(db.Model):  # type: ignore[name-defined,misc]
+    """A rendered score sheet, kept for the version of the game it shows (issue 16): every server
+    answers the next request for it from here instead of rendering it again."""
+
+    __tablename__ = "sheet_pdfs"
+    __table_args__ = (UniqueConstraint("game_id", "version", "paper", name="uq_sheet_pdfs_game_version_paper"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    paper: Mapped[str] = mapped_column(String(8))
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)

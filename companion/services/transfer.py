@@ -62,6 +62,8 @@ MAX_INT = 2**31 - 1
 EARLIEST = datetime(1970, 1, 1)
 
 SECRET_COLUMNS = frozenset({"edit_key_hash"})
+DERIVED_TABLES = frozenset({"sheet_pdfs"})
+"""Tables of a game that only keep what its rows produce (rendered sheets): not exported."""
 REVISION_ACTIONS = ("corrected", "undone")
 DISPUTE_KINDS = ("meld", "declarer", "layoff", "hand")
 

@@ -170,6 +170,7 @@ def test_every_table_with_a_game_foreign_key_is_exported(app: Flask) -> None:
             table.name
             for table in db.metadata.sorted_tables
             if any(fk.column.table.name == "games" and fk.parent.name == "game_id" for fk in table.foreign_keys)
+            and table.name not in transfer.DERIVED_TABLES
         )
         assert [spec.name for spec in transfer.child_tables()] == expected
 
