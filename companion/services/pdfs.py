@@ -50,9 +50,10 @@ class Busy(ServiceError):
         self.retry_after = retry_after
 
 
-def _lower_priority() -> None:
-    """The child's initializer: let request threads have the cores first."""
+def _start_child() -> None:
+    """The child's initializer: let request threads have the cores first; load WeasyPrint now."""
     os.nice(NICENESS)
+    sheets.load_weasyprint()
 
 
 class Renderer:
@@ -68,7 +69,7 @@ class Renderer:
         # A gunicorn worker is a fork of the master: each process starts its own child.
         if self._pool is None or self._pool_pid != os.getpid():
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child)
             self._pool_pid = os.getpid()
         return self._pool
 

@@ -115,6 +115,11 @@ def _pdf(template: str, context: Mapping[str, Any]) -> bytes:
     return html_to_pdf(_render(template, context, stylesheet_href=None))
 
 
+def load_weasyprint() -> None:
+    """Import WeasyPrint and read print.css ahead of the first sheet (about a second)."""
+    _stylesheet(PRINT_CSS.stat().st_mtime)
+
+
 def html_to_pdf(html: str) -> bytes:
     """A sheet's HTML (rendered without a stylesheet link) as a PDF with print.css: the slow part,
     which companion.services.pdfs runs in a process of its own."""
