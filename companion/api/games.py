@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, state
-from companion.api.live import version_etag
+from companion.api.live import versioned
 from companion.keys import edit_required
 from companion.models import Game
 from companion.services import kinds, rummy, store
@@ -30,10 +30,7 @@ def create_game() -> tuple[Response, int]:
 def get_game(game_id: str) -> BaseResponse:
     """The state, from the per-version cache, with the version's ETag (304 when If-None-Match holds it)."""
     version, body = kinds.cached_state(game_id)
-    response = Response(body, mimetype="application/json")
-    response.set_etag(version_etag(version))
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return versioned(version, lambda: Response(body, mimetype="application/json"))
 
 
 @bp.delete("/games/<game_id>")

@@ -11,7 +11,9 @@ fresh game page.
 
 from __future__ import annotations
 
-from flask import jsonify, request
+from collections.abc import Callable
+
+from flask import Response, jsonify, request
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -36,11 +38,18 @@ def version_etag(version: int) -> str:
     return f"v{version}"
 
 
+def versioned(version: int, body: Callable[[], BaseResponse]) -> BaseResponse:
+    """An answer tagged with the game's version: an empty 304 when If-None-Match holds that tag
+    (without building the body), else the body with the ETag."""
+    etag = version_etag(version)
+    response = Response(status=304) if request.if_none_match.contains(etag) else body()
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/games/<game_id>/version")
 def game_version(game_id: str) -> BaseResponse:
     """The game's version, with an ETag; 304 when the client's If-None-Match is current."""
     version = store.current_version(game_id)
-    response = jsonify({"id": game_id, "version": version})
-    response.set_etag(version_etag(version))
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return versioned(version, lambda: jsonify({"id": game_id, "version": version}))
