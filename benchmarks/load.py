@@ -210,6 +210,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+def warm_up(port: int, games: list[tuple[str, str]], args: argparse.Namespace, rate: float) -> None:
+    """Reads (or hellos) for --warmup seconds before the measure: every worker has booted (a worker
+    importing the app takes a second or two of CPU) and the caches hold what a running server holds."""
+    if args.warmup <= 0:
+        return
+    warm = argparse.Namespace(**{**vars(args), "seconds": args.warmup})
+    asyncio.run(run_phase(port, games, warm, rate, reads=bool(games)))
+
+
 def played_games(base_url: str, tables: int) -> list[str]:
     """The games the companion phase played (the same database): for the reads phase."""
     status, listing = call(base_url, "GET", "/api/games")
@@ -264,6 +273,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--database-url", default="", help="default: a temporary SQLite file")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of unmeasured reads before each phase")
     parser.add_argument(
         "--reads", action="store_true",
         help="add a phase of reads only (polls and full states, half each) at the companion's request rate",
@@ -314,6 +324,7 @@ def main() -> int:
                         games.append((game["id"], game["edit_key"]))
                 else:
                     games = [("", "")] * args.tables
+                warm_up(port, games if spec is None else [], args, hello_rate if spec else 260.0)
                 load_before = os.getloadavg()[0]
                 cpu_before = server_cpu_seconds(process.pid)
                 rate = hello_rate if spec or name == "reads" else 0.0
