@@ -19,7 +19,7 @@ from companion.api.http import bp
 from companion.services.transfer import MAX_IMPORT_BYTES
 
 REF_TEMPLATE = "#/components/schemas/{model}"
-MAX_IMPORT_KIB = MAX_IMPORT_BYTES // 1024
+MAX_IMPORT_MIB = MAX_IMPORT_BYTES // (1024 * 1024)
 
 # The models of the document: what clients send (validation) and what they get (serialization).
 REQUESTS: tuple[type[BaseModel], ...] = (
@@ -221,7 +221,7 @@ def paths() -> dict[str, Any]:
                     "413": {"description": "The file is too large."},
                 },
                 request="GameExport",
-                description=f"The body is an export (at most {MAX_IMPORT_KIB} KiB). "
+                description=f"The body is an export (at most {MAX_IMPORT_MIB} MiB). "
                 "Everything is checked before anything is stored; a refused file stores nothing.",
             ),
         },

@@ -52,9 +52,13 @@ FORMAT = schemas.FORMAT
 FORMAT_VERSION = schemas.FORMAT_VERSION
 TOP_LEVEL = tuple(schemas.GameExport.model_fields)
 
-MAX_IMPORT_BYTES = 512 * 1024
-"""The largest import body: an export with a long dispute log is bigger than the app's 64 KiB limit."""
-MAX_ROWS = 1000
+MAX_ROWS = 20_000
+"""The most rows of one table an import takes. The app does not cap a game's history, dispute log
+or events; 20,000 corrections (or checks, or Play or Pay events) is far beyond any real game."""
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+"""The largest import body (a limit of its own: the app's MAX_CONTENT_LENGTH is 64 KiB). Sized from
+what the app writes: the page's pretty-printed export.json of a game of 8 players with long names
+and 5,000 corrections that keep every hand's cards stays under it (tests/app/test_transfer_limits.py)."""
 MAX_TEXT = 4000
 MAX_JSON_DEPTH = 12
 MAX_JSON_INT = 2**53
@@ -277,7 +281,7 @@ def _refuse_constant(name: str) -> Any:
 def parse_document(raw: bytes) -> Any:
     """The JSON of an import body: well-formed UTF-8 JSON, no duplicate keys, no NaN or Infinity."""
     if len(raw) > MAX_IMPORT_BYTES:
-        raise Invalid(f"the file is larger than {MAX_IMPORT_BYTES // 1024} KiB")
+        raise Invalid(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
     try:
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
     except RecursionError as error:
