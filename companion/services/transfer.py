@@ -656,6 +656,9 @@ def _store(plan: Plan) -> tuple[Game, str]:
     db.session.flush()
     for spec in child_tables():
         rows = plan.tables.get(spec.name, [])
+        if spec.name == "disputes":
+            _rejudge_disputes(game, rows)
+            continue
         references = ROW_REFERENCES.get(spec.name, ())
         json_references = JSON_ROW_REFERENCES.get(spec.name, ())
         stored = []
@@ -681,6 +684,24 @@ def _store(plan: Plan) -> tuple[Game, str]:
                     setattr(item, column, updated)
         db.session.flush()
     return game, edit_key
+
+
+def _rejudge_disputes(game: Game, rows: list[dict[str, Any]]) -> None:
+    """The dispute log: each check made again by the engine, in order, keeping its verdict (a file's
+    "valid" or "reason" is never trusted); the time each check was made is the file's."""
+    stored: list[Dispute] = []
+    for index, row in enumerate(rows, start=1):
+        try:
+            entry = disputes.rejudge(game, row)
+        except ServiceError as error:
+            raise Invalid(f"check {index} of the dispute log: {error.message}") from error
+        if row.get("created_at") is not None:
+            entry.created_at = row["created_at"]
+        chain = row.get("chain_id")
+        if chain is not None:
+            entry.chain_id = stored[chain - 1].id
+        stored.append(entry)
+    db.session.flush()
 
 
 def _reads_back(game: Game) -> None:
