@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from flask import current_app
 from sqlalchemy import bindparam
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -149,6 +150,17 @@ def current_version(game_id: str) -> int:
     if version is None:
         raise NotFound("there is no game with that id")
     return int(version)
+
+
+def database_answers() -> bool:
+    """Whether the database answers a query now (/healthz); a failure is logged, not raised."""
+    try:
+        with db.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1").scalar()
+    except SQLAlchemyError:
+        current_app.logger.warning("the database does not answer", exc_info=True)
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- edit keys
