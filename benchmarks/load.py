@@ -14,6 +14,10 @@ was due.
 The same gunicorn settings then serve benchmarks/hello_app.py, and the same number of requests per
 second is sent to its ``GET /hello`` (as many clients, each sending at a fixed interval).
 
+With ``--reads``, a phase between the two sends the same request rate as reads only, on the games
+the companion phase played: each phone alternates a poll (``If-None-Match``: 304) and a full state
+read (200), so its "server CPU per request" is the cost of a state or poll request alone.
+
 Errors: any answer other than 200/201/304, or a failed connection. Only 127.0.0.1; stops by itself
 (default 30 s per phase plus start-up). Prints a Markdown table.
 """
@@ -157,15 +161,40 @@ async def phone(
             next_poll += args.poll
 
 
+async def reading_phone(port: int, game_id: str, interval: float, end: float, results: Results) -> None:
+    """The "reads" phase: no writes; the phone alternates a poll (304 with its ETag) and a full state read."""
+    etag = ""
+    due = time.perf_counter() + random.uniform(0, interval)
+    turn = random.randrange(2)
+    while due < end:
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if turn % 2:
+            answer = await timed(results, "state", due, http(port, "GET", f"/api/games/{game_id}"), (200,))
+            if answer:
+                etag = answer[1].get("etag", etag)
+        else:
+            headers = {"If-None-Match": etag} if etag else {}
+            request = http(port, "GET", f"/api/games/{game_id}/version", headers=headers)
+            await timed(results, "poll", due, request, (200, 304))
+        turn += 1
+        due += interval
+
+
 async def run_phase(
-    port: int, games: list[tuple[str, str]], args: argparse.Namespace, hello_rate: float
+    port: int, games: list[tuple[str, str]], args: argparse.Namespace, hello_rate: float, reads: bool = False
 ) -> tuple[Results, float]:
-    """The tables' phones, or (hello_rate > 0) as many clients sending GET /hello at that total rate."""
+    """The tables' phones, or (hello_rate > 0) as many clients sending GET /hello at that total rate,
+    or (reads) the phones reading at that rate without writes."""
     results = Results()
     start = time.perf_counter()
     end = start + args.seconds
     clients = args.tables * args.phones
-    if hello_rate:
+    if reads:
+        interval = clients / hello_rate
+        await asyncio.gather(
+            *(reading_phone(port, game_id, interval, end, results) for game_id, _ in games for _ in range(args.phones))
+        )
+    elif hello_rate:
         await asyncio.gather(*(hello_client(port, clients / hello_rate, end, results) for _ in range(clients)))
     else:
         phones = [
@@ -180,6 +209,22 @@ async def run_phase(
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def warm_up(port: int, games: list[tuple[str, str]], args: argparse.Namespace, rate: float) -> None:
+    """Reads (or hellos) for --warmup seconds before the measure: every worker has booted (a worker
+    importing the app takes a second or two of CPU) and the caches hold what a running server holds."""
+    if args.warmup <= 0:
+        return
+    warm = argparse.Namespace(**{**vars(args), "seconds": args.warmup})
+    asyncio.run(run_phase(port, games, warm, rate, reads=bool(games)))
+
+
+def played_games(base_url: str, tables: int) -> list[str]:
+    """The games the companion phase played (the same database): for the reads phase."""
+    status, listing = call(base_url, "GET", "/api/games")
+    assert status == 200, listing
+    return [game["id"] for game in listing["games"][:tables]]
 
 
 def server_cpu_seconds(pid: int) -> float:
@@ -229,6 +274,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--database-url", default="", help="default: a temporary SQLite file")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of unmeasured reads before each phase")
+    parser.add_argument(
+        "--reads", action="store_true",
+        help="add a phase of reads only (polls and full states, half each) at the companion's request rate",
+    )
     args = parser.parse_args()
 
     from flask_migrate import upgrade
@@ -252,6 +302,8 @@ def main() -> int:
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         phases = [("companion", None), ("hello", "benchmarks.hello_app:app")]
+        if args.reads:
+            phases.insert(1, ("reads", None))
         notes = []
         hello_rate = 0.0
         for name, spec in phases:
@@ -264,23 +316,27 @@ def main() -> int:
                         raise RuntimeError(f"{name} did not start")
                     time.sleep(0.1)
                 games: list[tuple[str, str]] = []
-                if spec is None:
+                if spec is None and name == "reads":
+                    games = [(game_id, "") for game_id in played_games(base_url, args.tables)]
+                elif spec is None:
                     for _ in range(args.tables):
                         status, game = call(base_url, "POST", "/api/games", {"variant": "pay-me", "players": PLAYERS})
                         assert status == 201, game
                         games.append((game["id"], game["edit_key"]))
                 else:
                     games = [("", "")] * args.tables
+                warm_up(port, games if spec is None else [], args, hello_rate if spec else 260.0)
                 load_before = os.getloadavg()[0]
                 cpu_before = server_cpu_seconds(process.pid)
-                results, seconds = asyncio.run(run_phase(port, games, args, hello_rate if spec else 0.0))
+                rate = hello_rate if spec or name == "reads" else 0.0
+                results, seconds = asyncio.run(run_phase(port, games, args, rate, reads=name == "reads"))
                 cpu = server_cpu_seconds(process.pid) - cpu_before
                 notes.append(f"{name}: load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
             finally:
                 stop(process)
             requests = sum(map(len, results.latencies.values())) + sum(results.errors.values())
             table += report(name, results, seconds, 1000 * cpu / max(1, requests))
-            if spec is None:  # the baseline gets the same request rate as the companion got
+            if name == "companion":  # the baselines get the same request rate as the companion got
                 hello_rate = sum(map(len, results.latencies.values())) / seconds
             notes += [f"error sample: {sample}" for sample in results.error_samples]
             if results.slow_at:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from companion.extensions import db
@@ -46,6 +46,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         back_populates="game", order_by="GameEvent.number", cascade="all, delete-orphan"
     )
     disputes: Mapped[list[Dispute]] = relationship(order_by="Dispute.id", cascade="all, delete-orphan")
+    sheet_pdfs: Mapped[list[SheetPdf]] = relationship(cascade="all, delete-orphan")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
@@ -143,3 +144,18 @@ class RateCount(db.Model):  # type: ignore[name-defined,misc]
     bucket: Mapped[str] = mapped_column(String(200), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     expires: Mapped[int] = mapped_column(Integer, index=True)  # the window's end, in seconds since the epoch
+
+
+class SheetPdf(db.Model):  # type: ignore[name-defined,misc]
+    """A rendered score sheet, kept for the version of the game it shows (issue 16): every server
+    answers the next request for it from here instead of rendering it again."""
+
+    __tablename__ = "sheet_pdfs"
+    __table_args__ = (UniqueConstraint("game_id", "version", "paper", name="uq_sheet_pdfs_game_version_paper"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    paper: Mapped[str] = mapped_column(String(8))
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)

@@ -7,10 +7,12 @@ An undo (``DELETE /api/games/<id>/rounds/last``) must carry the version the clie
 from __future__ import annotations
 
 from flask import Response, jsonify
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, expected_version, state
+from companion.api.live import versioned
 from companion.keys import edit_required
 from companion.models import Game
 from companion.services import kinds, rummy, store
@@ -31,8 +33,10 @@ def create_game() -> tuple[Response, int]:
 
 
 @bp.get("/games/<game_id>")
-def get_game(game_id: str) -> tuple[Response, int]:
-    return state(store.get_game(game_id))
+def get_game(game_id: str) -> BaseResponse:
+    """The state, from the per-version cache, with the version's ETag (304 when If-None-Match holds it)."""
+    version, body = kinds.cached_state(game_id)
+    return versioned(version, lambda: Response(body, mimetype="application/json"))
 
 
 @bp.delete("/games/<game_id>")

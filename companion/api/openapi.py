@@ -19,7 +19,7 @@ from companion.api.http import bp
 from companion.services.transfer import MAX_IMPORT_BYTES
 
 REF_TEMPLATE = "#/components/schemas/{model}"
-MAX_IMPORT_KIB = MAX_IMPORT_BYTES // 1024
+MAX_IMPORT_MIB = MAX_IMPORT_BYTES // (1024 * 1024)
 
 # The models of the document: what clients send (validation) and what they get (serialization).
 REQUESTS: tuple[type[BaseModel], ...] = (
@@ -140,7 +140,11 @@ def paths() -> dict[str, Any]:
         },
         "/api/games/{game_id}": {
             "parameters": [GAME_ID],
-            "get": operation("getGame", "A game's state", {"200": game, **errors(404)}),
+            "get": operation(
+                "getGame", "A game's state",
+                {"200": game, "304": {"description": "Unchanged since the ETag sent in If-None-Match."}, **errors(404)},
+                description='The ETag is "v<version>", as for the version.', parameters=(IF_NONE_MATCH,),
+            ),
             "delete": operation(
                 "deleteGame", "Delete a game", {"200": answer("Deleted", "Deleted."), **errors(403, 404, 409)},
                 keyed=True,
@@ -258,7 +262,7 @@ def paths() -> dict[str, Any]:
                     "413": {"description": "The file is too large."},
                 },
                 request="GameExport",
-                description=f"The body is an export (at most {MAX_IMPORT_KIB} KiB). "
+                description=f"The body is an export (at most {MAX_IMPORT_MIB} MiB). "
                 "Everything is checked before anything is stored; a refused file stores nothing.",
             ),
         },

@@ -1,5 +1,5 @@
-"""Games played in rounds: their pages and forms."""
+"""Games played in rounds: their pages and forms; and the server's /healthz."""
 
-from companion.games import routes
+from companion.games import health, routes
 
-__all__ = ["routes"]
+__all__ = ["health", "routes"]

@@ -546,8 +546,11 @@ def log_check(
     result: dict[str, Any] | None = None,
     player: str | None = None,
     chain_id: int | None = None,
+    *,
+    commit: bool = True,
 ) -> Dispute:
-    """Keep a check with its round; the game's version is not touched (a check changes no score)."""
+    """Keep a check with its round; the game's version is not touched (a check changes no score).
+    With `commit` false it is only flushed (an import commits once, at the end)."""
     entry = Dispute(
         game_id=game.id,
         round_number=number,
@@ -560,7 +563,10 @@ def log_check(
         chain_id=chain_id,
     )
     db.session.add(entry)
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
     return entry
 
 
@@ -648,7 +654,9 @@ def current_chain(game: Game, number: int) -> Chain | None:
     return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
 
 
-def start_chain(game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "") -> Dispute:
+def start_chain(
+    game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "", *, commit: bool = True
+) -> Dispute:
     """Check the declarer's melds (the declarer check) and keep them as the round's table."""
     if not isinstance(declarer, str) or declarer not in game.players:
         raise InvalidInput("choose the player who went out")
@@ -661,7 +669,9 @@ def start_chain(game: Game, number: int, declarer: object, melds: Sequence[objec
         result["discard"] = canonical(discard)
     if verdict.table:
         result["table"] = [list(meld) for meld in verdict.table]
-    return log_check(game, number, "declarer", cards, verdict.valid, verdict.reason, result, player=declarer)
+    return log_check(
+        game, number, "declarer", cards, verdict.valid, verdict.reason, result, player=declarer, commit=commit
+    )
 
 
 def _meld_json(view: MeldView) -> dict[str, Any]:
@@ -671,7 +681,7 @@ def _meld_json(view: MeldView) -> dict[str, Any]:
     return answer
 
 
-def add_layoff(game: Game, number: int, player: object, onto: object, cards: object) -> Dispute:
+def add_layoff(game: Game, number: int, player: object, onto: object, cards: object, *, commit: bool = True) -> Dispute:
     """Judge one lay-off onto the melds as they now lie; a legal one extends them for the next player."""
     chain = current_chain(game, number)
     if chain is None:
@@ -688,11 +698,12 @@ def add_layoff(game: Game, number: int, player: object, onto: object, cards: obj
     if answer.get("placements"):
         result["placements"] = answer["placements"]  # where each card went (D11)
     return log_check(
-        game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player
+        game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player,
+        commit=commit,
     )
 
 
-def log_melds(game: Game, number: int, melds: Sequence[object]) -> Dispute:
+def log_melds(game: Game, number: int, melds: Sequence[object], *, commit: bool = True) -> Dispute:
     """Check melds in a game (its round's wilds and house rules) and keep the verdict."""
     texts = clean_melds(melds)
     at = game_table(game, number)
@@ -701,10 +712,12 @@ def log_melds(game: Game, number: int, melds: Sequence[object]) -> Dispute:
     reasons = [f"Meld {index}: {view.reason}" for index, view in enumerate(views, start=1) if not view.valid]
     result = {"melds": [_meld_json(view) for view in views]}
     cards = [" ".join(meld["cards"]) for meld in answer["melds"]]
-    return log_check(game, number, "meld", cards, answer["valid"], " ".join(reasons) or None, result)
+    return log_check(game, number, "meld", cards, answer["valid"], " ".join(reasons) or None, result, commit=commit)
 
 
-def log_hand(game: Game, number: int, player: object, hand: object, declarer: Sequence[str] = ()) -> Dispute:
+def log_hand(
+    game: Game, number: int, player: object, hand: object, declarer: Sequence[str] = (), *, commit: bool = True
+) -> Dispute:
     """Score a hand from its cards in a game and keep the answer."""
     if player is not None and (not isinstance(player, str) or player not in game.players):
         raise InvalidInput("choose one of the players")
@@ -714,4 +727,25 @@ def log_hand(game: Game, number: int, player: object, hand: object, declarer: Se
     answer = best_hand(at, hand, declarer)
     view = hand_view(answer, at.info)
     result = dict(answer) | {"points": view.points}
-    return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player)
+    return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player, commit=commit)
+
+
+def rejudge(game: Game, row: Mapping[str, Any]) -> Dispute:
+    """An imported check made again by the engine, in the log's order (a lay-off onto the chain as it
+    then lies), and kept with the engine's verdict, reason and result: never the file's."""
+    number, kind, player = row.get("round_number"), row.get("kind"), row.get("player")
+    cards = [text for text in row.get("cards") or [] if isinstance(text, str)]
+    given = row.get("result")
+    result: Mapping[str, Any] = given if isinstance(given, dict) else {}
+    if not isinstance(number, int):
+        raise InvalidInput("a check's round must be a whole number")
+    if kind == "meld":
+        return log_melds(game, number, cards, commit=False)
+    if kind == "declarer":
+        discard = result.get("discard")
+        return start_chain(game, number, player, cards, discard if isinstance(discard, str) else "", commit=False)
+    if kind == "layoff":
+        return add_layoff(game, number, player, result.get("onto"), " ".join(cards), commit=False)
+    if kind == "hand":
+        return log_hand(game, number, player, " ".join(cards), commit=False)
+    raise InvalidInput(f"there is no kind of check called {str(kind)[:20]!r}")

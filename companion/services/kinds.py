@@ -7,17 +7,20 @@ The pages, the API and the exports ask the kind instead of checking variant name
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.orm import selectinload
 
 from companion.errors import ServiceError
 from companion.extensions import db
 from companion.models import Game
 from companion.services import play_or_pay, rummy
-from companion.services.store import GameSummary, forget_reads, get_game, preset_kind
+from companion.services.store import GameSummary, current_version, forget_reads, get_game, preset_kind
 
 
 @dataclass(frozen=True)
@@ -91,3 +94,59 @@ def current_state(game_id: str) -> dict[str, Any] | None:
         return state_json(get_game(game_id))
     except ServiceError:
         return None
+
+
+# ---------------------------------------------------------------- state reads, cached by version
+
+STATE_CACHE_SIZE = 1024
+"""Game states kept encoded in each process (a full-cycle state of 8 players is about 10 KB)."""
+
+
+class StateCache:
+    """Encoded game states by (game id, version), least recently used dropped first.
+
+    Every write raises the game's version (its version column), so an entry never goes stale:
+    a server that has not seen a write simply has no entry for the new version. Nothing is
+    shared between processes or servers, and nothing needs to be.
+    """
+
+    def __init__(self, size: int = STATE_CACHE_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> bytes | None:
+        with self._lock:
+            body = self._entries.get(key)
+            if body is not None:
+                self._entries.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, int], body: bytes) -> None:
+        with self._lock:
+            self._entries[key] = body
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+STATES = StateCache()
+
+
+def cached_state(game_id: str) -> tuple[int, bytes]:
+    """A game's version and its API state encoded as JSON, from the cache when that version is in it.
+
+    A hit costs one query of the version column; a miss reads the game and asks the engine.
+    """
+    version = current_version(game_id)
+    body = STATES.get((game_id, version))
+    if body is not None:
+        return version, body
+    game = get_game(game_id)
+    body = current_app.json.dumps(state_json(game)).encode("utf-8") + b"\n"
+    STATES.put((game.id, game.version), body)
+    return game.version, body

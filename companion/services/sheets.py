@@ -112,11 +112,41 @@ def _stylesheet(modified: float) -> Any:
 
 def _pdf(template: str, context: Mapping[str, Any]) -> bytes:
     """The page as a PDF: the same template, with print.css read from disk and given to WeasyPrint."""
+    return html_to_pdf(_render(template, context, stylesheet_href=None))
+
+
+def load_weasyprint() -> None:
+    """Import WeasyPrint and read print.css ahead of the first sheet (about a second)."""
+    _stylesheet(PRINT_CSS.stat().st_mtime)
+
+
+def html_to_pdf(html: str) -> bytes:
+    """A sheet's HTML (rendered without a stylesheet link) as a PDF with print.css: the slow part,
+    which companion.services.pdfs runs in a process of its own."""
     import weasyprint
 
-    html = _render(template, context, stylesheet_href=None)
     stylesheet = _stylesheet(PRINT_CSS.stat().st_mtime)
     return bytes(weasyprint.HTML(string=html, base_url=BASE_URL).write_pdf(stylesheets=[stylesheet]))
+
+
+def game_sheet_pdf_html(state: Mapping[str, Any], paper: str = "a4") -> str:
+    """The HTML that game_sheet_pdf gives WeasyPrint."""
+    return _render("sheets/game_sheet.html", game_sheet_context(state, paper), stylesheet_href=None)
+
+
+def chip_tally_pdf_html(
+    players: Sequence[str] | None = None, paper: str = "a4", results: Sequence[Any] | None = None
+) -> str:
+    """The HTML that chip_tally_pdf gives WeasyPrint."""
+    context = chip_tally_context(players, paper, CHIP_HANDS, results)
+    return _render("sheets/chip_tally.html", context, stylesheet_href=None)
+
+
+def blank_sheet_pdf_html(variant: str, players: Sequence[str] | None = None, paper: str = "a4") -> str:
+    """The HTML that blank_sheet_pdf gives WeasyPrint."""
+    if _is_chip_game(variant):
+        return chip_tally_pdf_html(players, paper)
+    return _render("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper), stylesheet_href=None)
 
 
 # --- shared pieces ----------------------------------------------------------------------------

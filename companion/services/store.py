@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from flask import current_app
+from sqlalchemy import bindparam
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -113,6 +115,53 @@ def get_game(game_id: str) -> Game:
     if game is None:
         raise NotFound("there is no game with that id")
     return game
+
+
+_VERSION_SQL = {
+    "qmark": "SELECT version FROM games WHERE id = ?",  # SQLite
+    "format": "SELECT version FROM games WHERE id = %s",
+    "pyformat": "SELECT version FROM games WHERE id = %s",  # psycopg
+}
+_VERSION_OF = db.select(Game.__table__.c.version).where(Game.__table__.c.id == bindparam("game_id"))
+
+
+def current_version(game_id: str) -> int:
+    """The stored version of a game (one indexed column, no rounds), or NotFound.
+
+    Most state reads and polls are answered from this alone, so it skips the ORM and the session:
+    one statement on a pooled connection of the driver (a fifth of the cost of a Core query).
+    """
+    if len(game_id) > 32 or "\x00" in game_id:  # PostgreSQL refuses NUL in text: not an id, not a 500
+        raise NotFound("there is no game with that id")
+    engine = db.engine
+    sql = _VERSION_SQL.get(engine.dialect.paramstyle)
+    if sql is None:
+        with engine.connect() as connection:
+            version = connection.execute(_VERSION_OF, {"game_id": game_id}).scalar()
+    else:
+        raw = engine.raw_connection()  # back to the pool (rolled back) by close()
+        try:
+            cursor = raw.cursor()
+            cursor.execute(sql, (game_id,))
+            row = cursor.fetchone()
+            cursor.close()
+        finally:
+            raw.close()
+        version = row[0] if row else None
+    if version is None:
+        raise NotFound("there is no game with that id")
+    return int(version)
+
+
+def database_answers() -> bool:
+    """Whether the database answers a query now (/healthz); a failure is logged, not raised."""
+    try:
+        with db.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1").scalar()
+    except SQLAlchemyError:
+        current_app.logger.warning("the database does not answer", exc_info=True)
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- edit keys

@@ -52,9 +52,13 @@ FORMAT = schemas.FORMAT
 FORMAT_VERSION = schemas.FORMAT_VERSION
 TOP_LEVEL = tuple(schemas.GameExport.model_fields)
 
-MAX_IMPORT_BYTES = 512 * 1024
-"""The largest import body: an export with a long dispute log is bigger than the app's 64 KiB limit."""
-MAX_ROWS = 1000
+MAX_ROWS = 20_000
+"""The most rows of one table an import takes. The app does not cap a game's history, dispute log
+or events; 20,000 corrections (or checks, or Play or Pay events) is far beyond any real game."""
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+"""The largest import body (a limit of its own: the app's MAX_CONTENT_LENGTH is 64 KiB). Sized from
+what the app writes: the page's pretty-printed export.json of a game of 8 players with long names
+and 5,000 corrections that keep every hand's cards stays under it (tests/app/test_transfer_limits.py)."""
 MAX_TEXT = 4000
 MAX_JSON_DEPTH = 12
 MAX_JSON_INT = 2**53
@@ -62,6 +66,8 @@ MAX_INT = 2**31 - 1
 EARLIEST = datetime(1970, 1, 1)
 
 SECRET_COLUMNS = frozenset({"edit_key_hash"})
+DERIVED_TABLES = frozenset({"sheet_pdfs"})
+"""Tables of a game that only keep what its rows produce (rendered sheets): not exported."""
 REVISION_ACTIONS = ("corrected", "undone")
 DISPUTE_KINDS = ("meld", "declarer", "layoff", "hand")
 
@@ -277,7 +283,7 @@ def _refuse_constant(name: str) -> Any:
 def parse_document(raw: bytes) -> Any:
     """The JSON of an import body: well-formed UTF-8 JSON, no duplicate keys, no NaN or Infinity."""
     if len(raw) > MAX_IMPORT_BYTES:
-        raise Invalid(f"the file is larger than {MAX_IMPORT_BYTES // 1024} KiB")
+        raise Invalid(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
     try:
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
     except RecursionError as error:
@@ -683,6 +689,9 @@ def _store(plan: Plan) -> tuple[Game, str]:
     db.session.flush()
     for spec in child_tables():
         rows = plan.tables.get(spec.name, [])
+        if spec.name == "disputes":
+            _rejudge_disputes(game, rows)
+            continue
         references = ROW_REFERENCES.get(spec.name, ())
         json_references = JSON_ROW_REFERENCES.get(spec.name, ())
         stored = []
@@ -708,6 +717,24 @@ def _store(plan: Plan) -> tuple[Game, str]:
                     setattr(item, column, updated)
         db.session.flush()
     return game, edit_key
+
+
+def _rejudge_disputes(game: Game, rows: list[dict[str, Any]]) -> None:
+    """The dispute log: each check made again by the engine, in order, keeping its verdict (a file's
+    "valid" or "reason" is never trusted); the time each check was made is the file's."""
+    stored: list[Dispute] = []
+    for index, row in enumerate(rows, start=1):
+        try:
+            entry = disputes.rejudge(game, row)
+        except ServiceError as error:
+            raise Invalid(f"check {index} of the dispute log: {error.message}") from error
+        if row.get("created_at") is not None:
+            entry.created_at = row["created_at"]
+        chain = row.get("chain_id")
+        if chain is not None:
+            entry.chain_id = stored[chain - 1].id
+        stored.append(entry)
+    db.session.flush()
 
 
 def _reads_back(game: Game) -> None:

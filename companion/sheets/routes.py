@@ -20,10 +20,10 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion.errors import sentence
+from companion.errors import error_page, sentence
 from companion.keys import load_game
 from companion.models import Game
-from companion.services import chart, kinds, play_or_pay, sheets, store, transfer
+from companion.services import chart, kinds, pdfs, play_or_pay, sheets, store, transfer
 from companion.services.store import PRESETS
 
 bp = Blueprint("sheets", __name__)
@@ -50,10 +50,7 @@ def _paper() -> str:
 
 def _state(game: Game) -> dict[str, Any]:
     """The API state of the game, with its date for the sheet."""
-    state = kinds.state_json(game)
-    state["options"] = dict(game.options)  # the rule options only: a pot's amounts are not rules
-    state["created_at"] = game.created_at.isoformat()
-    return state
+    return pdfs.sheet_state(game)
 
 
 def csp_safe_svg(svg: str) -> str:
@@ -74,6 +71,12 @@ def page_chart(game: Any) -> Markup:
     """The score progression chart of a game view (rummy.GameView) for the game page."""
     width, height = PAGE_CHART_SIZE
     return Markup(csp_safe_svg(chart.score_chart_svg(game.as_json(), width, height)))
+
+
+def _busy(busy: pdfs.Busy) -> Response:
+    response = error_page(503, sentence(busy.message))
+    response.headers["Retry-After"] = str(busy.retry_after)
+    return response
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -97,10 +100,10 @@ def _download(text: str, mimetype: str, filename: str) -> Response:
 def game_sheet_pdf(game_id: str) -> Response:
     game = load_game(game_id)
     paper = _paper()
-    if not kinds.of(game).in_rounds:
-        data = sheets.chip_tally_pdf(game.players, paper, results=play_or_pay.final_results(game))
-    else:
-        data = sheets.game_sheet_pdf(_state(game), paper)
+    try:
+        data = pdfs.game_sheet(game, paper)
+    except pdfs.Busy as busy:
+        return _busy(busy)
     return _pdf(data, transfer.export_filename(game, "pdf"))
 
 
@@ -164,7 +167,10 @@ def blank_sheet_pdf(variant: str) -> Response:
     preset = _preset(variant)
     paper = _paper()
     names = _names()
-    data = sheets.blank_sheet_pdf(preset, names, paper)  # an EngineError is a 400 page (companion.errors)
+    try:
+        data = pdfs.blank_sheet(preset, names, paper)  # an EngineError is a 400 page (companion.errors)
+    except pdfs.Busy as busy:
+        return _busy(busy)
     return _pdf(data, f"{preset}-blank-sheet.pdf")
 
 

@@ -1,7 +1,7 @@
 """rate counts shared by every server
 
 Revision ID: 3d9cb868f94c
-Revises: c34af5bb42eb
+Revises: d11f1a2b3c4d
 Create Date: 2026-11-23 19:03:28.936892
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '3d9cb868f94c'
-down_revision = 'c34af5bb42eb'
+down_revision = 'd11f1a2b3c4d'
 branch_labels = None
 depends_on = None
 

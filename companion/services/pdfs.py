@@ -1,0 +1,154 @@
+"""PDF sheets without starving the other requests (issue 16): rendered away from the request
+threads, one at a time per server process, at a lower priority, and kept in the database.
+
+- WeasyPrint runs in one child process per server process (a ``ProcessPoolExecutor`` of one,
+  started with "spawn" on first use, its priority lowered with ``os.nice`` in the initializer).
+  The request thread renders the sheet's HTML (quick), hands it over and waits; while it waits it
+  holds neither the GIL nor a core, so the state reads go on.
+- At most ``PDF_QUEUE`` sheets (default 3: one rendering, two waiting) are pending per server
+  process; past that, or after ``PDF_TIMEOUT`` seconds (default 20, under gunicorn's 30 s), the
+  answer is 503 with ``Retry-After``.
+- A game's sheet is kept in the ``sheet_pdfs`` table by game, version and paper, where every
+  server sees it (the instance folder is not shared between machines; the database is). A write
+  raises the version, so a kept sheet is never stale; older versions of the game's sheets are
+  dropped when a newer one is kept.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from companion.errors import ServiceError
+from companion.extensions import db
+from companion.models import Game, SheetPdf
+from companion.services import kinds, play_or_pay, sheets
+
+DEFAULT_QUEUE = 3
+DEFAULT_TIMEOUT = 20.0
+RETRY_AFTER = 5
+NICENESS = 10
+BUSY = "The server is printing other sheets right now; try again in a few seconds."
+
+
+class Busy(ServiceError):
+    """Too many sheets are waiting to be rendered in this server process (503, Retry-After)."""
+
+    status = 503
+
+    def __init__(self, message: str = BUSY, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _start_child() -> None:
+    """The child's initializer: let request threads have the cores first; load WeasyPrint now."""
+    os.nice(NICENESS)
+    sheets.load_weasyprint()
+
+
+class Renderer:
+    """One rendering process per server process, with a bounded number of sheets pending."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_pid = 0
+        self.pending = 0
+
+    def _executor(self) -> ProcessPoolExecutor:
+        # A gunicorn worker is a fork of the master: each process starts its own child.
+        if self._pool is None or self._pool_pid != os.getpid():
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child)
+            self._pool_pid = os.getpid()
+        return self._pool
+
+    def run(self, call: Callable[[str], bytes], html: str, limit: int, timeout: float) -> bytes:
+        with self._lock:
+            if self.pending >= limit:
+                raise Busy()
+            self.pending += 1
+            pool = self._executor()
+        try:
+            return pool.submit(call, html).result(timeout)
+        except FutureTimeout as error:
+            raise Busy() from error
+        except BrokenProcessPool as error:
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            raise Busy() from error
+        finally:
+            with self._lock:
+                self.pending -= 1
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._pool is not None and self._pool_pid == os.getpid():
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+RENDERER = Renderer()
+
+
+def render(html: str) -> bytes:
+    """A sheet's HTML as a PDF, in the rendering process (Busy when too many are pending)."""
+    config = current_app.config
+    limit = int(config.get("PDF_QUEUE", DEFAULT_QUEUE))
+    timeout = float(config.get("PDF_TIMEOUT", DEFAULT_TIMEOUT))
+    return RENDERER.run(sheets.html_to_pdf, html, limit, timeout)
+
+
+def _kept(game: Game, paper: str) -> bytes | None:
+    query = db.select(SheetPdf.data).filter_by(game_id=game.id, version=game.version, paper=paper)
+    data = db.session.scalar(query)
+    return bytes(data) if data is not None else None
+
+
+def _keep(game: Game, paper: str, data: bytes) -> None:
+    """Keep a rendered sheet; another server may have kept the same one a moment ago (no matter)."""
+    game_id, version = game.id, game.version
+    try:
+        db.session.execute(db.delete(SheetPdf).where(SheetPdf.game_id == game_id, SheetPdf.version < version))
+        db.session.add(SheetPdf(game_id=game_id, version=version, paper=paper, data=data))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+
+
+def game_sheet(game: Game, paper: str) -> bytes:
+    """A game's score sheet (a Play or Pay game: its chip tally) as a PDF, kept by version and paper."""
+    kept = _kept(game, paper)
+    if kept is not None:
+        return kept
+    if kinds.of(game).in_rounds:
+        html = sheets.game_sheet_pdf_html(sheet_state(game), paper)
+    else:
+        html = sheets.chip_tally_pdf_html(game.players, paper, results=play_or_pay.final_results(game))
+    data = render(html)
+    _keep(game, paper, data)
+    return data
+
+
+def blank_sheet(preset: str, names: list[str] | None, paper: str) -> bytes:
+    """A blank sheet as a PDF (the HTML first, so its errors come from this process)."""
+    return render(sheets.blank_sheet_pdf_html(preset, names, paper))
+
+
+def sheet_state(game: Game) -> dict[str, Any]:
+    """The API state of the game, with its date for the sheet."""
+    state = kinds.state_json(game)
+    state["options"] = dict(game.options)  # the rule options only: a pot's amounts are not rules
+    state["created_at"] = game.created_at.isoformat()
+    return state
