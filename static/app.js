@@ -66,6 +66,8 @@
     refresh();
   }
 
+  window.CardTable = { setUpRoundForm: setUpRoundForm }; // for forms swapped in later (js/round-entry.js)
+
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
     Array.prototype.forEach.call(document.querySelectorAll("select[data-dealer-select]"), setUpDealerSelect);

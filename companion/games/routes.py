@@ -8,11 +8,12 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
+from werkzeug.wrappers import Response
 
 from companion.errors import Conflict, ServiceError, error_page, sentence
 from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
+from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
-from companion.keys import forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
 from companion.services import kinds, pot, rummy, store
 from companion.services.store import PRESETS, RUMMY_PRESETS
@@ -20,6 +21,20 @@ from companion.sharing.links import share_url
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_filter(pot.format_cents, "cents")
+
+
+FORM_PAGES = frozenset(
+    {"games.game_page", "games.new_game", "games.new_round", "games.edit_round", "games.confirm_delete"}
+)
+"""Pages holding a form: never kept by the browser, so Back shows the game as it is now and a form
+that was already saved cannot be sent again from a stale copy (its version is checked too)."""
+
+
+@bp.after_request
+def _no_store_forms(response: Response) -> Response:
+    if request.endpoint in FORM_PAGES and response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.record_once
@@ -70,12 +85,19 @@ def game_page(game_id: str) -> Any:
     game = load_game(game_id)
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
+    editing = key_held(game)
+    entry = None
+    if editing and not game.finished:
+        entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
     return render_template(
         "games/game.html",
         game=rummy.build_view(game),
-        can_edit=key_held(game),
+        can_edit=editing,
         action_form=ActionForm(data={"version": game.version}),
         share_url=share_url(game.id),
+        round_form=entry,
+        edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
+        points_pattern=POINTS_PATTERN,
     )
 
 
@@ -110,7 +132,7 @@ def new_round(game_id: str) -> Any:
             second_discards=form.second_discard_values(game.players),
         )
 
-    return _submit_round(game, form, number, save, "standings")
+    return _submit_round(game, form, number, save, lambda: "result" if game.finished else "standings")
 
 
 @bp.route("/games/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -133,11 +155,14 @@ def edit_round(game_id: str, number: int) -> Any:
             second_discards=form.second_discard_values(game.players),
         )
 
-    return _submit_round(game, form, number, save, "history")
+    return _submit_round(game, form, number, save, lambda: f"round-{number}")
 
 
-def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: str) -> Any:
-    """Save a round form (post-redirect-get), or show it again with what went wrong."""
+def _submit_round(
+    game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: Callable[[], str]
+) -> Any:
+    """Save a round form (post-redirect-get) and land where the eye needs it (`anchor`, asked after
+    saving), or show the form again with what went wrong."""
     if form.validate_on_submit():
         try:
             save()
@@ -145,7 +170,7 @@ def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], N
             return _conflict_page(game.id, form, number)
         except ServiceError as failure:
             return _round_page(game, form, number, failure.message, failure.status)
-        return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor), 303)
+        return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor()), 303)
     if request.method == "POST":
         return _round_page(game, form, number, _missing(form, game.players), 400)
     return _round_page(game, form, number, None, 200)
@@ -213,7 +238,8 @@ def _action(game_id: str, action: Any) -> Any:
 @bp.post("/games/<game_id>/rounds/last/undo")
 def undo_round(game_id: str) -> Any:
     _action(game_id, rummy.undo_last_round)
-    return redirect(url_for("games.game_page", game_id=game_id, _anchor="history"), 303)
+    # The undone round is the one to enter again: land on its entry form.
+    return redirect(url_for("games.game_page", game_id=game_id, _anchor="round"), 303)
 
 
 @bp.post("/games/<game_id>/rematch")

@@ -1,0 +1,82 @@
+"""Round entry on the game page (issue 13), through the Flask test client: the form is on the game
+page for the phone holding the key, form pages are never kept by the browser, a form sent twice
+saves once, and each save lands where the eye needs it."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.app.test_app_pages import Post, enter_round, rounds_of, start_game, text
+
+
+def _version(page: str) -> str:
+    match = re.search(r'<form[^>]*id="round-entry".*?name="version" type="hidden" value="(\d+)"', page, re.S)
+    assert match, "the game page has no round entry form"
+    return match.group(1)
+
+
+def test_the_game_page_holds_the_next_rounds_form(client: FlaskClient, app: Flask, post_form: Post) -> None:
+    game_id = start_game(post_form)
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Enter round 1 scores" in page
+    assert f'action="/games/{game_id}/rounds/new"' in page
+    assert f'data-api="/api/games/{game_id}/rounds"' in page
+    assert 'name="csrf_token"' in page and 'name="round_number" type="hidden" value="1"' in page
+    assert 'autocomplete="off"' in page
+    assert "js/round-entry.js" in page
+    # Standings come before the round panel, so after saving the eye sees both.
+    assert page.index('id="standings"') < page.index('id="round"') < page.index('id="round-entry"')
+
+    enter_round(post_form, game_id, "Bob", "3", "0", "4", version=_version(page))
+    assert "Enter round 2 scores" in text(client.get(f"/games/{game_id}"))
+
+    viewer = text(app.test_client().get(f"/games/{game_id}"))
+    assert 'id="round-entry"' not in viewer and "data-key" not in viewer and "round-entry.js" not in viewer
+
+
+def test_form_pages_are_never_stored(client: FlaskClient, post_form: Post) -> None:
+    game_id = start_game(post_form)
+    enter_round(post_form, game_id, "Bob", "3", "0", "4")
+    for url in ("/games/new", f"/games/{game_id}", f"/games/{game_id}/rounds/new", f"/games/{game_id}/rounds/1/edit",
+                f"/games/{game_id}/delete"):
+        assert client.get(url).headers["Cache-Control"] == "no-store", url
+    assert client.get("/rules").headers.get("Cache-Control") != "no-store"
+
+
+def test_a_round_form_sent_twice_is_saved_once(client: FlaskClient, app: Flask, post_form: Post) -> None:
+    game_id = start_game(post_form)
+    version = _version(text(client.get(f"/games/{game_id}")))
+    data = {"went_out": "Cy", "version": version, "round_number": "1", "scores-0": "5", "scores-1": "6"}
+    data["scores-2"] = "0"
+    assert post_form(f"/games/{game_id}/rounds/new", data).status_code == 303
+    again = post_form(f"/games/{game_id}/rounds/new", data)  # Back, then the same form again
+    assert again.status_code == 409
+    assert "another phone saved round 1 first" in text(again)
+    assert rounds_of(app, game_id) == [(1, "Cy", {"Ann": 5, "Bob": 6, "Cy": 0})]
+
+
+def test_saves_land_where_the_eye_needs_it(client: FlaskClient, post_form: Post) -> None:
+    game_id = start_game(post_form, players="Ann\nBob")
+    saved = enter_round(post_form, game_id, "Bob", "3", "0")
+    assert saved.headers["Location"] == f"/games/{game_id}#standings"
+    enter_round(post_form, game_id, "Ann", "0", "8")
+
+    corrected = post_form(
+        f"/games/{game_id}/rounds/1/edit", {"went_out": "Bob", "scores-0": "9", "scores-1": "0"}
+    )
+    assert corrected.headers["Location"] == f"/games/{game_id}#round-1"
+    page = text(client.get(f"/games/{game_id}"))
+    assert 'id="round-1"' in page and 'id="round-2"' in page
+
+    undone = post_form(f"/games/{game_id}/rounds/last/undo", {})
+    assert undone.headers["Location"] == f"/games/{game_id}#round"
+
+    for _number in range(2, 12):
+        last = enter_round(post_form, game_id, "Ann", "0", "1")
+    assert last.headers["Location"] == f"/games/{game_id}#result"
+    page = text(client.get(f"/games/{game_id}"))
+    assert page.index('id="result"') < page.index('id="standings"')
+    assert "Rematch" in page and 'id="round-entry"' not in page
