@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     FieldList,
@@ -85,6 +86,14 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
     form: NewGameForm = form_class()
     form.first_dealer.choices = dealer_choices(max_players)
     return form
+
+
+class ImportForm(FlaskForm):
+    """A game exported as JSON, to play on here (companion.services.transfer)."""
+
+    document = FileField(
+        "Exported game (JSON file)", validators=[FileRequired("Choose the exported JSON file of a game.")]
+    )
 
 
 class ActionForm(FlaskForm):

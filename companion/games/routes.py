@@ -11,17 +11,20 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion.errors import Conflict, ServiceError, error_page, sentence
-from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form
+from companion.games.forms import POINTS_PATTERN, ActionForm, ImportForm, RoundForm, new_game_form, round_form
 from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
-from companion.services import kinds, pot, rummy, store
+from companion.services import kinds, pot, rummy, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_filter(pot.format_cents, "cents")
 
+
+IMPORT_FORM_OVERHEAD = 16 * 1024
+"""Room for the multipart form around an imported file (its CSRF token, boundaries, headers)."""
 
 FORM_PAGES = frozenset(
     {"games.game_page", "games.new_game", "games.new_round", "games.edit_round", "games.confirm_delete"}
@@ -49,7 +52,24 @@ def index() -> str:
         "games/index.html",
         playing=[game for game in games if not game.finished],
         finished=[game for game in games if game.finished],
+        import_form=ImportForm(),
     )
+
+
+@bp.post("/games/import")
+def import_game() -> Any:
+    """A game exported as JSON, started again on this phone with a new edit key in its cookie."""
+    # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
+    request.max_content_length = transfer.MAX_IMPORT_BYTES + IMPORT_FORM_OVERHEAD
+    form = ImportForm()
+    if not form.validate_on_submit():
+        field_errors = form.document.errors or ["Choose the exported JSON file of a game."]
+        return error_page(400, str(field_errors[0]))
+    try:
+        game, key = transfer.import_bytes(form.document.data.read(transfer.MAX_IMPORT_BYTES + 1))
+    except ServiceError as failure:
+        return error_page(failure.status, f"Not imported: {failure.message}.")
+    return with_key_cookie(redirect(url_for("games.game_page", game_id=game.id), 303), game, key)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

@@ -4,12 +4,15 @@ saves once, and each save lands where the eye needs it."""
 
 from __future__ import annotations
 
+import io
 import re
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.app.test_app_pages import Post, enter_round, rounds_of, start_game, text
+from tests.app.test_app_pages import Post, enter_round, game_count, rounds_of, start_game, text
+from tests.conftest import read_csrf_token
 
 
 def _version(page: str) -> str:
@@ -80,3 +83,46 @@ def test_saves_land_where_the_eye_needs_it(client: FlaskClient, post_form: Post)
     page = text(client.get(f"/games/{game_id}"))
     assert page.index('id="result"') < page.index('id="standings"')
     assert "Rematch" in page and 'id="round-entry"' not in page
+
+
+# ------------------------------------------------------------------ import from the home page
+
+
+def _import(client: FlaskClient, raw: bytes, name: str = "game.json") -> Any:
+    token = read_csrf_token(client)
+    data = {"csrf_token": token, "document": (io.BytesIO(raw), name)}
+    return client.post("/games/import", data=data, content_type="multipart/form-data")
+
+
+def test_the_home_page_imports_an_exported_game(client: FlaskClient, app: Flask, post_form: Post) -> None:
+    page = text(client.get("/"))
+    assert 'action="/games/import"' in page and 'type="file"' in page and 'enctype="multipart/form-data"' in page
+    for name in ("Pay Me", "Three Thirteen", "3-13", "Play or Pay"):
+        assert name in page
+    game_id = start_game(post_form)
+    enter_round(post_form, game_id, "Bob", "3", "0", "4")
+    exported = client.get(f"/games/{game_id}/export.json").get_data()
+
+    phone = app.test_client()
+    answer = _import(phone, exported)
+    assert answer.status_code == 303, text(answer)
+    new_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert new_id != game_id
+    page = text(phone.get(f"/games/{new_id}"))
+    assert "Enter round 2 scores" in page  # this phone holds the new game's edit key
+    assert rounds_of(app, new_id) == [(1, "Bob", {"Ann": 3, "Bob": 0, "Cy": 4})]
+
+
+def test_a_bad_import_says_what_is_wrong_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    before = game_count(app)
+    answer = _import(client, b"{not json")
+    assert answer.status_code == 400
+    assert "Not imported: " in text(answer)
+    missing = client.post(
+        "/games/import", data={"csrf_token": read_csrf_token(client)}, content_type="multipart/form-data"
+    )
+    assert missing.status_code == 400
+    assert "Choose the exported JSON file of a game." in text(missing)
+    no_token = client.post("/games/import", data={"document": (io.BytesIO(b"{}"), "g.json")})
+    assert no_token.status_code == 400
+    assert game_count(app) == before

@@ -6,6 +6,7 @@ Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -221,3 +222,26 @@ def test_the_last_round_lands_on_the_winners_and_rematch(phones: Any, base_url: 
     expect(page.locator(".winners")).to_contain_text("Ann")
     expect(page.get_by_role("button", name="Rematch")).to_be_in_viewport()
     assert page.locator("#round-entry").count() == 0
+
+
+def test_import_from_the_home_page_opens_the_game_for_editing(phones: Any, base_url: str, tmp_path: Any) -> None:
+    from playwright.sync_api import expect
+
+    game = _game(base_url)
+    status, _ = call(
+        base_url, "POST", f"/api/games/{game['id']}/rounds",
+        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 1, "Cy": 2, "Dee": 3}}, key=game["edit_key"],
+    )
+    assert status == 201
+    status, exported = call(base_url, "GET", f"/api/games/{game['id']}/export")
+    assert status == 200
+    export = tmp_path / "pay-me.json"
+    export.write_text(json.dumps(exported))
+
+    page = phones()
+    page.goto(base_url + "/")
+    page.get_by_label("Exported game (JSON file)").set_input_files(str(export))
+    page.get_by_role("button", name="Import the game").click()
+    expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
+    assert game["id"] not in page.url
+    expect(page.locator(".standings li").nth(3)).to_contain_text("3")
