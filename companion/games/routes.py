@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
@@ -54,6 +54,38 @@ def index() -> str:
         finished=[game for game in games if game.finished],
         import_form=ImportForm(),
     )
+
+
+THEME_COLORS = {"light": "#ffffff", "dark": "#0b0b0b"}
+"""The page background of each colour scheme (static/app.css --bg): the phone's bars match it."""
+
+
+@bp.record_once
+def _theme_colors(state: BlueprintSetupState) -> None:
+    state.app.jinja_env.globals["theme_colors"] = THEME_COLORS
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: a phone can put the companion on its home screen."""
+    icons = [
+        {"src": url_for("static", filename=f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+        for size in (192, 512)
+    ]
+    body = {
+        "name": "Card Table Companion",
+        "short_name": "Card Table",
+        "description": "Score sheets for rummy games played with real cards.",
+        "start_url": url_for("games.index"),
+        "scope": url_for("games.index"),
+        "display": "standalone",
+        "background_color": THEME_COLORS["light"],
+        "theme_color": THEME_COLORS["light"],
+        "icons": icons,
+    }
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    return response
 
 
 @bp.post("/games/import")

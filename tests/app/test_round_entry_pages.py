@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 from typing import Any
 
 from flask import Flask
@@ -126,3 +127,27 @@ def test_a_bad_import_says_what_is_wrong_and_stores_nothing(client: FlaskClient,
     no_token = client.post("/games/import", data={"document": (io.BytesIO(b"{}"), "g.json")})
     assert no_token.status_code == 400
     assert game_count(app) == before
+
+
+# ------------------------------------------------------------------ installable
+
+
+def test_the_app_is_installable(client: FlaskClient) -> None:
+    answer = client.get("/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json()
+    assert manifest["name"] == "Card Table Companion"
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"]: icon["src"] for icon in manifest["icons"]}
+    assert set(sizes) == {"192x192", "512x512"}
+    for size, src in sizes.items():
+        png = client.get(src)
+        assert png.status_code == 200 and png.mimetype == "image/png"
+        width, height = struct.unpack(">II", png.get_data()[16:24])  # the PNG header's IHDR chunk
+        assert f"{width}x{height}" == size
+        png.close()
+    page = text(client.get("/"))
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">' in page
+    assert '<meta name="theme-color" content="#0b0b0b" media="(prefers-color-scheme: dark)">' in page
