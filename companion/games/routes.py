@@ -224,7 +224,7 @@ def _submit_round(
             return _round_page(game, form, number, failure.message, failure.status)
         return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor()), 303)
     if request.method == "POST":
-        return _round_page(game, form, number, _missing(form, game.players), 400)
+        return _round_page(game, form, number, _missing(form, game), 400)
     return _round_page(game, form, number, None, 200)
 
 
@@ -243,10 +243,10 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
         stored = game.rounds[-1]
     now = "Nothing is stored for that round."
     if stored is not None:
-        now = f"Round {stored.number} now reads: {_round_words(game.players, stored.went_out, stored.scores)}."
+        now = f"Round {stored.number} now reads: {_round_words(game, stored.went_out, stored.scores)}."
     message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
     if number == adding:
-        mine = _round_words(game.players, form.went_out.data, form.score_values(game.players))
+        mine = _round_words(game, form.went_out.data, form.score_values(game.players))
         return error_page(
             409,
             f"Not saved: another phone saved round {number} first. {now} Your entries were: {mine}. "
@@ -259,19 +259,19 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     return _round_page(game, form, target, message, 409)
 
 
-def _round_words(players: list[str], went_out: object, scores: dict[str, Any]) -> str:
-    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in players)
-    return f"{went_out or 'nobody'} went out; {points}"
+def _round_words(game: Game, went_out: object, scores: dict[str, Any]) -> str:
+    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in game.players)
+    return f"{went_out or 'nobody'} {rummy.out_verb(game.variant)}; {points}"
 
 
-def _missing(form: RoundForm, players: list[str]) -> str:
+def _missing(form: RoundForm, game: Game) -> str:
     """Say which entries of a round form are missing, by player."""
     if form.went_out.errors and form.went_out.data:
         return f'Not saved: "{form.went_out.data}" is not a player in this game.'
     parts = []
     if form.went_out.errors:
-        parts.append("who went out")
-    names = [name for name, field in zip(players, form["scores"], strict=True) if field.errors]
+        parts.append(f"who {rummy.out_verb(game.variant)}")
+    names = [name for name, field in zip(game.players, form["scores"], strict=True) if field.errors]
     if names:
         parts.append("points for " + ", ".join(names))
     return "Not saved. Missing: " + " and ".join(parts) + "." if parts else "Not saved: check the form."

@@ -18,7 +18,16 @@ from companion.extensions import db
 from companion.models import Dispute, Game
 from companion.services.store import engine_call, rules_for
 from engine.api import best_json, check_json, deck_row, layoff_json, turn_scores_json
-from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.cards import (
+    Card,
+    MeldCard,
+    format_cards,
+    parse_cards,
+    parse_meld,
+    split_tokens,
+    symbols_in,
+    verify_in_play,
+)
 from engine.errors import CannotGoOut, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.rules import RuleSet
@@ -129,6 +138,11 @@ class Face:
     symbol: str
     red: bool
     wild: bool = False
+
+
+def for_people(reason: str | None) -> str:
+    """An engine reason with its card codes shown as cards (J♥ Q♠ K♦), for the pages."""
+    return symbols_in(reason or "")
 
 
 def face(card: Card, info: RoundInfo | None = None) -> Face:

@@ -30,14 +30,14 @@
     return entry;
   }
 
-  function words(round, players) {
-    return round.went_out + " went out; " + players.map(function (name) {
+  function words(round, players, verb) {
+    return round.went_out + " " + verb + "; " + players.map(function (name) {
       return name + " " + round.scores[name];
     }).join(", ");
   }
 
-  function typed(entry, players) {
-    return (entry.went_out || "nobody") + " went out; " + players.map(function (name) {
+  function typed(entry, players, verb) {
+    return (entry.went_out || "nobody") + " " + verb + "; " + players.map(function (name) {
       return name + " " + (entry.scores[name] || "?");
     }).join(", ");
   }
@@ -88,6 +88,7 @@
 
   function conflict(form, entry, answer) {
     var number = parseInt(form.getAttribute("data-round"), 10);
+    var verb = form.getAttribute("data-out-verb") || "went out";
     var now = answer.current;
     if (!now) { showError("Not saved: " + answer.error); return null; }
     var theirs = now.rounds.filter(function (round) { return round.round === number; })[0];
@@ -98,7 +99,7 @@
       return null;
     }
     var message = "Not saved: another phone saved round " + number + " first. Round " + number + " now reads: " +
-      words(theirs, now.players) + ". Your entries were: " + typed(entry, now.players) +
+      words(theirs, now.players, verb) + ". Your entries were: " + typed(entry, now.players, verb) +
       ". If round " + number + " is wrong, correct it in the score sheet.";
     return refresh(function (main) {
       var note = document.createElement("p");

@@ -151,3 +151,38 @@ def test_the_app_is_installable(client: FlaskClient) -> None:
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert '<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">' in page
     assert '<meta name="theme-color" content="#0b0b0b" media="(prefers-color-scheme: dark)">' in page
+
+
+# ------------------------------------------------------------------ plain words
+
+
+def test_three_thirteen_says_knocked(client: FlaskClient, post_form: Post) -> None:
+    game_id = start_game(post_form, variant="3-13", players="Ann\nBob")
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Who knocked?" in page and "The player who knocked scores 0." in page and "went out" not in page
+    assert "Who went out?" in text(client.get(f"/games/{start_game(post_form)}"))
+    missing = post_form(f"/games/{game_id}/rounds/new", {"scores-0": "1", "scores-1": "2"})
+    assert "Missing: who knocked." in text(missing)
+
+
+def test_times_are_written_for_the_phone_to_show_in_its_own_zone(client: FlaskClient, post_form: Post) -> None:
+    game_id = start_game(post_form)
+    enter_round(post_form, game_id, "Bob", "3", "0", "4")
+    post_form(f"/games/{game_id}/rounds/last/undo", {})
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local="time">\d\d:\d\d UTC</time>',
+                     text(client.get(f"/games/{game_id}")))
+    assert re.search(r'started <time datetime="[^"]+Z" data-local="day">', text(client.get("/")))
+    assert "js/local-time.js" in text(client.get("/"))
+
+
+def test_a_bad_sheet_address_gets_a_page_titled_for_it(client: FlaskClient) -> None:
+    answer = client.get("/sheets/print?preset=nope")
+    assert answer.status_code == 400
+    page = text(answer)
+    assert "<title>No sheet for this address · Card Table Companion</title>" in page
+    assert "<h1>No sheet for this address</h1>" in page
+    assert "Not saved" not in page
+
+
+def test_the_footer_says_where_scores_are_kept(client: FlaskClient) -> None:
+    assert "Scores are kept on the computer that runs the companion, not on the phones." in text(client.get("/"))
