@@ -76,6 +76,12 @@ def page_chart(game: Any) -> Markup:
     return Markup(csp_safe_svg(chart.score_chart_svg(game.as_json(), width, height)))
 
 
+@bp.app_template_global("chart_short_names")
+def chart_short_names(game: Any) -> list[tuple[str, str]]:
+    """The legend's shortened names of a game view, with their whole names."""
+    return chart.shortened_names(list(game.players))
+
+
 def _pdf(data: bytes, filename: str) -> Response:
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'

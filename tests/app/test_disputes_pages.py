@@ -205,7 +205,7 @@ def test_a_chain_of_layoffs_in_turn_order(client: FlaskClient, app: Flask, post_
     refused = post_form(url + "/layoffs", {"player": "Dee", "onto": "1", "cards": "7H"})
     assert refused.status_code == 303
     words = plain(client.get(url + "/layoffs"))
-    assert "refused — 7♥ cannot be laid off on 4♥ 5♥ 6♥ 7♥: that place (7♥) is already filled." in words  # cards, not codes
+    assert "refused — 7♥ cannot be laid off on 4♥ 5♥ 6♥ 7♥: that place (7♥) is already filled." in words
     assert post_form(url + "/layoffs", {"player": "Ann", "onto": "1", "cards": "8H JK"}).status_code == 303
     words = plain(client.get(url + "/layoffs"))
     assert "4♥ 5♥ 6♥ 7♥ 8♥ 🃏" in words

@@ -245,3 +245,51 @@ def test_import_from_the_home_page_opens_the_game_for_editing(phones: Any, base_
     expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
     assert game["id"] not in page.url
     expect(page.locator(".standings li").nth(3)).to_contain_text("3")
+
+
+_OVERLAPS = """
+() => Array.from(document.querySelectorAll('.grid tbody th')).filter(th => {
+  const badge = th.querySelector('.badge');
+  if (!badge) { return false; }
+  const range = document.createRange();
+  const text = th.firstChild;
+  range.selectNodeContents(text.nodeType === 3 && text.textContent.trim() ? text : th.querySelector('a'));
+  const number = range.getBoundingClientRect(), box = badge.getBoundingClientRect();
+  return !(box.top >= number.bottom || box.bottom <= number.top
+           || box.left >= number.right || box.right <= number.left);
+}).length
+"""
+
+_SMALL_BADGES = """
+() => Array.from(document.querySelectorAll('.badge, .out-mark, .lead-mark'))
+  .map(el => parseFloat(getComputedStyle(el).fontSize)).filter(size => size < 12).length
+"""
+
+
+@pytest.mark.parametrize("editing", [True, False], ids=["scorekeeper", "view-only"])
+def test_badges_are_readable_and_never_cover_the_round_number(phones: Any, base_url: str, editing: bool) -> None:
+    from playwright.sync_api import expect
+
+    players = ["Ann", "Maximiliana Rosalind", "Cy"]
+    status, game = call(
+        base_url, "POST", "/api/games",
+        {"variant": "3-13", "players": players, "first_dealer": "Ann", "options": {"double_rounds": [1, 2]}},
+    )
+    assert status == 201, game
+    for out in ("Ann", "Cy"):
+        scores = {name: 0 if name == out else 7 for name in players}
+        status, _ = call(
+            base_url, "POST", f"/api/games/{game['id']}/rounds", {"went_out": out, "scores": scores},
+            key=game["edit_key"],
+        )
+        assert status == 201
+    page = phones()
+    if editing:
+        _join(page, base_url, game)
+    else:
+        page.goto(f"{base_url}/games/{game['id']}")
+    expect(page.locator(".grid tbody .badge").first).to_have_text("×2")
+    assert page.evaluate(_OVERLAPS) == 0
+    assert page.evaluate(_SMALL_BADGES) == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(page.locator("#chart figcaption")).to_contain_text("Maximiliana Ros… is Maximiliana Rosalind")
