@@ -30,6 +30,7 @@ from engine.cards import (
 )
 from engine.errors import CannotGoOut, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
+from engine.penalties import base_penalty
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import parse_points
@@ -202,6 +203,8 @@ class HandView:
     melds: tuple[tuple[Face, ...], ...]
     layoffs: tuple[tuple[int, tuple[Face, ...]], ...]
     unmelded: tuple[Face, ...]
+    parts: tuple[tuple[Face, int], ...] = ()
+    """Each card left in hand with its points, before the round's multiplier (they add up to `points`)."""
 
     @property
     def summary(self) -> str:
@@ -213,14 +216,21 @@ class HandView:
         return " · ".join(parts) if parts else "nothing left"
 
 
-def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
+def hand_view(answer: Mapping[str, Any], info: RoundInfo, rules: RuleSet | None = None) -> HandView:
+    """A scored hand for the page; with `rules`, each card left over comes with its points."""
     penalty = int(answer["penalty"])
+    parts: tuple[tuple[Face, int], ...] = ()
+    if rules is not None:
+        left = [MeldCard.parse(token).card for token in answer["unmelded"]]
+        table = rules.options.penalty_table
+        parts = tuple((face(card, info), base_penalty(card, table, info.is_wild(card))) for card in left)
     return HandView(
         points=penalty // info.multiplier,
         penalty=penalty,
         melds=tuple(faces(meld, info) for meld in answer["melds"]),
         layoffs=tuple((int(item["meld"]), faces(item["cards"], info)) for item in answer.get("layoffs", ())),
         unmelded=faces(answer["unmelded"], info),
+        parts=parts,
     )
 
 
@@ -395,7 +405,7 @@ def hands_in_turn(
         turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
         [texts.get(name) for name in order], at.players,
     )
-    views = {name: hand_view(answer, at.info) for name, answer in zip(order, answers, strict=True) if answer}
+    views = {name: hand_view(answer, at.info, at.rules) for name, answer in zip(order, answers, strict=True) if answer}
     return views, texts
 
 
@@ -683,6 +693,6 @@ def log_hand(game: Game, number: int, player: object, hand: object, declarer: Se
         raise InvalidInput("enter the cards of the hand")
     at = game_table(game, number)
     answer = best_hand(at, hand, declarer)
-    view = hand_view(answer, at.info)
+    view = hand_view(answer, at.info, at.rules)
     result = dict(answer) | {"points": view.points}
     return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player)

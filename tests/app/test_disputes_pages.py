@@ -313,3 +313,15 @@ def test_the_round_form_and_game_page_link_the_tools(client: FlaskClient) -> Non
     assert f'href="/games/{game_id}/rounds/1/layoffs"' in game_page
     assert f'href="/games/{game_id}/rules"' in game_page
     assert 'href="/check"' in game_page and 'href="/rules"' in game_page
+
+
+def test_a_hands_score_shows_its_parts(client: FlaskClient, post_form: Post) -> None:
+    game_id, _ = new_game(client)
+    data = {"went_out": "Bob", "meld-0": "4H 5H 6H", "hand-0": "7H KS 5C", "points-2": "12", "version": "1"}
+    preview = post_form(f"/games/{game_id}/rounds/cards", {**data, "action": "preview"})
+    assert preview.status_code == 200
+    page = text(preview)
+    shown = r'<details class="dp-points dp-parts">\s*<summary><strong>15</strong> points</summary>(.*?)</details>'
+    parts = re.search(shown, page, re.S)
+    assert parts, "the score opens onto its parts in one tap"
+    assert re.sub(r"<[^>]+>", "", parts.group(1)).split() == ["K♠", "10", "+", "5♣", "5", "=", "15"]
