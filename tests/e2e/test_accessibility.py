@@ -58,7 +58,12 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         went_out = next(name for name, points in scores.items() if points == 0)
         _round(base_url, money, {"went_out": went_out, "scores": scores})
     chips = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:4], "first_dealer": "Ann"})
-    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips}
+    # A 3-13 game under way: the round form on the game page says "knocked" and counts second discards.
+    playing = _game(
+        base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann", "options": {"double_rounds": [1]}}
+    )
+    _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
+    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing}
 
 
 def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
@@ -91,7 +96,9 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         f"/games/{chips}",
         f"/games/{chips}/hand",
         f"/games/{chips}/rules",
+        f"/games/{tables['3-13-playing']['id']}",
         "/games/no-such-game",
+        "/sheets/print?preset=no-such-game",
     ]
 
 
@@ -148,7 +155,7 @@ def test_read_only_pages_have_no_serious_accessibility_violation(
     page = phone.new_page()
     found = [
         problem
-        for kind in ("pay-me", "3-13", "play-or-pay")
+        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing")
         for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
     ]
     assert found == [], "\n".join(found)
