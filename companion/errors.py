@@ -73,13 +73,24 @@ def json_error(status: int, message: str) -> tuple[Response, int]:
     return jsonify({"error": message}), status
 
 
+def error_heading(status: int) -> str:
+    """The error page's title: what went wrong, in a few words."""
+    if status == 400 and request.method in ("GET", "HEAD"):
+        if request.path.startswith("/sheets"):
+            return "No sheet for this address"
+        return "Address not understood"
+    headings = {404: "Not found", 403: "View only", 409: "Changed meanwhile", 413: "File too large"}
+    return headings.get(status, "Server error" if status >= 500 else "Not saved")
+
+
 def error_page(status: int, message: str) -> Response:
     """The error page; inside a game (other than a 404) it links back to the game."""
     if request_ctx.url_adapter is None:  # a Host outside TRUSTED_HOSTS: no page address can be built
         return Response(message, status, mimetype="text/plain")
     game_id = (request.view_args or {}).get("game_id")
     back = url_for("games.game_page", game_id=game_id) if game_id and status != 404 else None
-    return make_response(render_template("error.html", status=status, message=message, back=back), status)
+    page = render_template("error.html", status=status, heading=error_heading(status), message=message, back=back)
+    return make_response(page, status)
 
 
 def with_error_headers(response: Response, error: HTTPException) -> Response:

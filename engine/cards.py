@@ -221,6 +221,25 @@ class MeldCard:
         return self.card.symbol if self.role is None else f"{self.card.symbol} as {self.role.symbol}"
 
 
+_CARD_CODE = r"(?:10|[2-9JQKA])[SHDC]"
+_TOKENS_IN_TEXT = re.compile(rf"\b(?:JK|{_CARD_CODE})(?:={_CARD_CODE})?\b")
+_SUIT_LISTS = re.compile(r"\(([SHDC](?:, [SHDC])*)\)")
+
+
+def symbols_in(text: str) -> str:
+    """A sentence with its card codes written as cards, for people (the pages; the API keeps codes).
+
+    >>> symbols_in("JH QS KD mixes suits (H, S, D); a run must be all one suit.")
+    'J♥ Q♠ K♦ mixes suits (♥, ♠, ♦); a run must be all one suit.'
+    >>> symbols_in("JK=7H 8H 9H: a run has at most 14 cards.")
+    '🃏 as 7♥ 8♥ 9♥: a run has at most 14 cards.'
+    """
+    with_cards = _TOKENS_IN_TEXT.sub(lambda found: MeldCard.parse(found.group()).symbol, text)
+    return _SUIT_LISTS.sub(
+        lambda found: "(" + ", ".join(Suit(code).symbol for code in found.group(1).split(", ")) + ")", with_cards
+    )
+
+
 def split_tokens(text: str) -> list[str]:
     """Split card notation on spaces and commas."""
     return [token for token in _SEPARATORS.split(text.strip()) if token]

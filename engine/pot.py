@@ -338,6 +338,81 @@ def end_entries(
     return entries + _shares(EntryKind.PAYOUT, remaining, winners)
 
 
+def pot_rules(settings: PotSettings | None = None) -> tuple[str, ...]:
+    """The pot's rules in words, with the amounts of `settings` (RULES.md section 6).
+
+    >>> print(pot_rules()[3])  # doctest: +NORMALIZE_WHITESPACE
+    The booby prize: at the end, with 5 or more players, the highest total receives a quarter of the pot
+    (rounded down), at most $0.50. If every total is equal there is none.
+    """
+    settings = settings or PotSettings()
+    fraction = {2: "half", 3: "a third", 4: "a quarter"}.get(settings.booby_share, f"1/{settings.booby_share}")
+    return (
+        f"Each player puts {format_cents(settings.ante)} into the pot when the game starts.",
+        f"Taking the second (lower) discard costs {format_cents(settings.second_discard)}, paid into the pot.",
+        f"The player who knocks takes {format_cents(settings.knock)} from the pot each round "
+        "(what is left, if the pot holds less).",
+        f"The booby prize: at the end, with {settings.booby_min_players} or more players, the highest total receives "
+        f"{fraction} of the pot (rounded down), at most {format_cents(settings.booby_cap)}. "
+        "If every total is equal there is none.",
+        "The lowest total then takes the rest of the pot; tied players split it as evenly as whole cents allow.",
+    )
+
+
+def _names_and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _who_gets(kind: str, amount: int, recipients: Sequence[str]) -> str:
+    if len(recipients) == 1:
+        return f"{recipients[0]} receives {format_cents(amount)}"
+    shares = split_evenly(amount, recipients)
+    parts = ", ".join(f"{name} {format_cents(share)}" for name, share in shares.items())
+    return f"{_names_and(recipients)} share {format_cents(amount)} as evenly as whole cents allow ({parts})"
+
+
+def explain_end(
+    balance: int, totals: Mapping[str, int], players: Sequence[str], settings: PotSettings | None = None
+) -> tuple[str, ...]:
+    """The arithmetic of `end_entries`, one sentence for the booby prize and one for the payout.
+
+    >>> totals = {"Ann": 5, "Bob": 90, "Cy": 40, "Dee": 40, "Eve": 60}
+    >>> for line in explain_end(270, totals, list(totals)):
+    ...     print(line)
+    Booby prize for the highest total (90): a quarter of the pot ($2.70) is $0.67, at most $0.50: Bob receives $0.50.
+    Payout for the lowest total (5): the rest of the pot, $2.70 − $0.50 = $2.20: Ann receives $2.20.
+    >>> explain_end(150, {"Ann": 5, "Bob": 9, "Cy": 7}, ["Ann", "Bob", "Cy"])[0]
+    'No booby prize: it needs at least 5 players.'
+    """
+    settings = settings or PotSettings()
+    seated = verify_players(players)
+    _verify_totals(totals, seated)
+    entries = _booby_entries(balance, totals, seated, settings)
+    highest, lowest = max(totals.values()), min(totals.values())
+    pot = max(balance, 0)
+    if len(seated) < settings.booby_min_players:
+        booby = f"No booby prize: it needs at least {settings.booby_min_players} players."
+    elif highest == lowest:
+        booby = "No booby prize: every player has the same total."
+    else:
+        share = pot // settings.booby_share
+        prize = settings.booby_prize(pot, len(seated))
+        fraction = {2: "half", 3: "a third", 4: "a quarter"}.get(settings.booby_share, f"1/{settings.booby_share}")
+        capped = f", at most {format_cents(settings.booby_cap)}" if share > settings.booby_cap else ""
+        who = _who_gets("booby", prize, [name for name in seated if totals[name] == highest])
+        booby = (
+            f"Booby prize for the highest total ({highest}): {fraction} of the pot ({format_cents(pot)}) "
+            f"is {format_cents(share)}{capped}: {who}."
+        )
+    paid = -sum(entry.amount for entry in entries)
+    remaining = max(pot - paid, 0)
+    rest = f"the rest of the pot, {format_cents(pot)} − {format_cents(paid)} = {format_cents(remaining)}" if paid else (
+        f"the whole pot, {format_cents(remaining)}"
+    )
+    who = _who_gets("payout", remaining, [name for name in seated if totals[name] == lowest])
+    return booby, f"Payout for the lowest total ({lowest}): {rest}: {who}."
+
+
 def _booby_entries(
     balance: int, totals: Mapping[str, int], seated: tuple[str, ...], settings: PotSettings
 ) -> tuple[LedgerEntry, ...]:

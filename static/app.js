@@ -33,7 +33,7 @@
       });
       var chosen = radios.some(function (radio) { return radio.checked; });
       var parts = [];
-      if (!chosen) { parts.push("who went out"); }
+      if (!chosen) { parts.push("who " + (form.getAttribute("data-out-verb") || "went out")); }
       if (empty) { parts.push(empty + (empty === 1 ? " score" : " scores")); }
       if (missing) { missing.textContent = parts.length ? "Missing: " + parts.join(" and ") : ""; }
     }
@@ -65,6 +65,8 @@
     area.addEventListener("input", refresh);
     refresh();
   }
+
+  window.CardTable = { setUpRoundForm: setUpRoundForm }; // for forms swapped in later (js/round-entry.js)
 
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);

@@ -16,6 +16,7 @@ from companion.services import disputes, rummy
 from companion.services.store import PRESETS, RUMMY_PRESETS
 
 bp = Blueprint("disputes", __name__)
+bp.add_app_template_filter(disputes.for_people, "for_people")  # card codes in the engine's reasons, as cards
 
 MELD_FIELDS = 4
 DECLARER_FIELDS = 6

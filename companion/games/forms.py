@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     FieldList,
@@ -13,11 +14,13 @@ from wtforms import (
     IntegerField,
     RadioField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.services.pot import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
 from companion.services.store import OPTION_SPECS
@@ -28,6 +31,17 @@ DEALER_MISSING = {
     "chosen": "Choose who deals first.",
     "high_card": "Choose the player who won the high-card draw.",
 }
+MAX_ROUNDS = 23  # a 3-13 full cycle; a standard game has 11 rounds
+
+
+ROUND_CHOICES = [SelectChoice(str(number), str(number)) for number in range(1, MAX_ROUNDS + 1)]
+
+
+class RoundsField(SelectMultipleField):
+    """A choice of rounds, as checkboxes (a house rule such as the doubled rounds)."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
 
 
 class FirstDealerForm(FlaskForm):
@@ -139,15 +153,24 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
                 spec.title, choices=[SelectChoice(value, spec.label(value)) for value in spec.choices], default=default,
                 description=spec.effect,
             )
-        else:
-            fields[f"opt_{key}"] = StringField(
-                spec.title, default=", ".join(str(n) for n in default), description=spec.effect
+        else:  # the rounds a house rule names (doubled rounds): one checkbox per round
+            fields[f"opt_{key}"] = RoundsField(
+                spec.title, choices=ROUND_CHOICES, default=[str(number) for number in default],
+                description=spec.effect,
             )
     fields.update(_pot_fields(defaults))
     form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
     form: NewGameForm = form_class()
     form.first_dealer.choices = dealer_choices(max_players)
     return form
+
+
+class ImportForm(FlaskForm):
+    """A game exported as JSON, to play on here (companion.services.transfer)."""
+
+    document = FileField(
+        "Exported game (JSON file)", validators=[FileRequired("Choose the exported JSON file of a game.")]
+    )
 
 
 class ActionForm(FlaskForm):

@@ -6,20 +6,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
+from werkzeug.wrappers import Response
 
 from companion.errors import Conflict, InvalidInput, ServiceError, error_page, sentence
-from companion.games.forms import POINTS_PATTERN, ActionForm, RoundForm, new_game_form, round_form, set_dealer_ways
+from companion.games.forms import (
+    POINTS_PATTERN,
+    ActionForm,
+    ImportForm,
+    RoundForm,
+    new_game_form,
+    round_form,
+    set_dealer_ways,
+)
+from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
-from companion.keys import forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
-from companion.services import kinds, pot, rummy, store
+from companion.services import kinds, pot, rummy, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_filter(pot.format_cents, "cents")
+
+
+IMPORT_FORM_OVERHEAD = 16 * 1024
+"""Room for the multipart form around an imported file (its CSRF token, boundaries, headers)."""
+
+FORM_PAGES = frozenset(
+    {"games.game_page", "games.new_game", "games.new_round", "games.edit_round", "games.confirm_delete"}
+)
+"""Pages holding a form: never kept by the browser, so Back shows the game as it is now and a form
+that was already saved cannot be sent again from a stale copy (its version is checked too)."""
+
+
+@bp.after_request
+def _no_store_forms(response: Response) -> Response:
+    if request.endpoint in FORM_PAGES and response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.record_once
@@ -34,7 +60,56 @@ def index() -> str:
         "games/index.html",
         playing=[game for game in games if not game.finished],
         finished=[game for game in games if game.finished],
+        import_form=ImportForm(),
     )
+
+
+THEME_COLORS = {"light": "#ffffff", "dark": "#0b0b0b"}
+"""The page background of each colour scheme (static/app.css --bg): the phone's bars match it."""
+
+
+@bp.record_once
+def _theme_colors(state: BlueprintSetupState) -> None:
+    state.app.jinja_env.globals["theme_colors"] = THEME_COLORS
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: a phone can put the companion on its home screen."""
+    icons = [
+        {"src": url_for("static", filename=f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+        for size in (192, 512)
+    ]
+    body = {
+        "name": "Card Table Companion",
+        "short_name": "Card Table",
+        "description": "Score sheets for rummy games played with real cards.",
+        "start_url": url_for("games.index"),
+        "scope": url_for("games.index"),
+        "display": "standalone",
+        "background_color": THEME_COLORS["light"],
+        "theme_color": THEME_COLORS["light"],
+        "icons": icons,
+    }
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.post("/games/import")
+def import_game() -> Any:
+    """A game exported as JSON, started again on this phone with a new edit key in its cookie."""
+    # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
+    request.max_content_length = transfer.MAX_IMPORT_BYTES + IMPORT_FORM_OVERHEAD
+    form = ImportForm()
+    if not form.validate_on_submit():
+        field_errors = form.document.errors or ["Choose the exported JSON file of a game."]
+        return error_page(400, str(field_errors[0]))
+    try:
+        game, key = transfer.import_bytes(form.document.data.read(transfer.MAX_IMPORT_BYTES + 1))
+    except ServiceError as failure:
+        return error_page(failure.status, f"Not imported: {failure.message}.")
+    return with_key_cookie(redirect(url_for("games.game_page", game_id=game.id), 303), game, key)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -79,13 +154,20 @@ def game_page(game_id: str) -> Any:
     game = load_game(game_id)
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
+    editing = key_held(game)
+    entry = None
+    if editing and not game.finished:
+        entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
     return render_template(
         "games/game.html",
         game=rummy.build_view(game),
         dealt_first=store.first_dealer_text(game),
-        can_edit=key_held(game),
+        can_edit=editing,
         action_form=ActionForm(data={"version": game.version}),
         share_url=share_url(game.id),
+        round_form=entry,
+        edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
+        points_pattern=POINTS_PATTERN,
     )
 
 
@@ -120,7 +202,7 @@ def new_round(game_id: str) -> Any:
             second_discards=form.second_discard_values(game.players),
         )
 
-    return _submit_round(game, form, number, save, "standings")
+    return _submit_round(game, form, number, save, lambda: "result" if game.finished else "standings")
 
 
 @bp.route("/games/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -143,11 +225,14 @@ def edit_round(game_id: str, number: int) -> Any:
             second_discards=form.second_discard_values(game.players),
         )
 
-    return _submit_round(game, form, number, save, "history")
+    return _submit_round(game, form, number, save, lambda: f"round-{number}")
 
 
-def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: str) -> Any:
-    """Save a round form (post-redirect-get), or show it again with what went wrong."""
+def _submit_round(
+    game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: Callable[[], str]
+) -> Any:
+    """Save a round form (post-redirect-get) and land where the eye needs it (`anchor`, asked after
+    saving), or show the form again with what went wrong."""
     if form.validate_on_submit():
         try:
             save()
@@ -155,9 +240,9 @@ def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], N
             return _conflict_page(game.id, form, number)
         except ServiceError as failure:
             return _round_page(game, form, number, failure.message, failure.status)
-        return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor), 303)
+        return redirect(url_for("games.game_page", game_id=game.id, _anchor=anchor()), 303)
     if request.method == "POST":
-        return _round_page(game, form, number, _missing(form, game.players), 400)
+        return _round_page(game, form, number, _missing(form, game), 400)
     return _round_page(game, form, number, None, 200)
 
 
@@ -176,10 +261,10 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
         stored = game.rounds[-1]
     now = "Nothing is stored for that round."
     if stored is not None:
-        now = f"Round {stored.number} now reads: {_round_words(game.players, stored.went_out, stored.scores)}."
+        now = f"Round {stored.number} now reads: {_round_words(game, stored.went_out, stored.scores)}."
     message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
     if number == adding:
-        mine = _round_words(game.players, form.went_out.data, form.score_values(game.players))
+        mine = _round_words(game, form.went_out.data, form.score_values(game.players))
         return error_page(
             409,
             f"Not saved: another phone saved round {number} first. {now} Your entries were: {mine}. "
@@ -192,19 +277,19 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     return _round_page(game, form, target, message, 409)
 
 
-def _round_words(players: list[str], went_out: object, scores: dict[str, Any]) -> str:
-    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in players)
-    return f"{went_out or 'nobody'} went out; {points}"
+def _round_words(game: Game, went_out: object, scores: dict[str, Any]) -> str:
+    points = ", ".join(f"{name} {'?' if scores.get(name) in (None, '') else scores[name]}" for name in game.players)
+    return f"{went_out or 'nobody'} {rummy.out_verb(game.variant)}; {points}"
 
 
-def _missing(form: RoundForm, players: list[str]) -> str:
+def _missing(form: RoundForm, game: Game) -> str:
     """Say which entries of a round form are missing, by player."""
     if form.went_out.errors and form.went_out.data:
         return f'Not saved: "{form.went_out.data}" is not a player in this game.'
     parts = []
     if form.went_out.errors:
-        parts.append("who went out")
-    names = [name for name, field in zip(players, form["scores"], strict=True) if field.errors]
+        parts.append(f"who {rummy.out_verb(game.variant)}")
+    names = [name for name, field in zip(game.players, form["scores"], strict=True) if field.errors]
     if names:
         parts.append("points for " + ", ".join(names))
     return "Not saved. Missing: " + " and ".join(parts) + "." if parts else "Not saved: check the form."
@@ -223,7 +308,8 @@ def _action(game_id: str, action: Any) -> Any:
 @bp.post("/games/<game_id>/rounds/last/undo")
 def undo_round(game_id: str) -> Any:
     _action(game_id, rummy.undo_last_round)
-    return redirect(url_for("games.game_page", game_id=game_id, _anchor="history"), 303)
+    # The undone round is the one to enter again: land on its entry form.
+    return redirect(url_for("games.game_page", game_id=game_id, _anchor="round"), 303)
 
 
 @bp.post("/games/<game_id>/rematch")

@@ -173,6 +173,15 @@ def _short_name(name: str) -> str:
     return name if len(name) <= NAME_CHARACTERS else name[: NAME_CHARACTERS - 1] + "…"
 
 
+def shortened_names(players: Sequence[str]) -> list[tuple[str, str]]:
+    """The names the chart legend cuts short, each with its whole name (the page lists them).
+
+    >>> shortened_names(["Ann", "Maximiliana Rosalind"])
+    [('Maximiliana Ros…', 'Maximiliana Rosalind')]
+    """
+    return [(_short_name(name), name) for name in players if _short_name(name) != name]
+
+
 def _legend(frame: Frame, series: Mapping[str, list[int]], height: int) -> list[str]:
     left = frame.right + 16
     row = min(LEGEND_ROW, (height - MARGIN_TOP) / max(len(series), 1))
@@ -183,7 +192,10 @@ def _legend(frame: Frame, series: Mapping[str, list[int]], height: int) -> list[
             f'<line x1="{_number(left)}" y1="{_number(y)}" x2="{_number(left + 20)}" y2="{_number(y)}" '
             f'stroke="{player_colour(seat)}" stroke-width="3"{_dash_attribute(seat)}/>'
         )
-        parts.append(_text(left + 26, y + 4, f"{_short_name(name)} ({totals[-1]})", anchor="start"))
+        label = _text(left + 26, y + 4, f"{_short_name(name)} ({totals[-1]})", anchor="start")
+        if _short_name(name) != name:  # the whole name on hover or long press
+            label = label.replace("</text>", f"<title>{escape(name)}</title></text>")
+        parts.append(label)
     return parts
 
 

@@ -18,9 +18,19 @@ from companion.extensions import db
 from companion.models import Dispute, Game
 from companion.services.store import engine_call, rules_for
 from engine.api import best_json, check_json, deck_row, layoff_json, turn_scores_json
-from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.cards import (
+    Card,
+    MeldCard,
+    format_cards,
+    parse_cards,
+    parse_meld,
+    split_tokens,
+    symbols_in,
+    verify_in_play,
+)
 from engine.errors import CannotGoOut, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
+from engine.penalties import base_penalty
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import parse_points
@@ -144,6 +154,11 @@ class Face:
     wild: bool = False
 
 
+def for_people(reason: str | None) -> str:
+    """An engine reason with its card codes shown as cards (J♥ Q♠ K♦), for the pages."""
+    return symbols_in(reason or "")
+
+
 def face(card: Card, info: RoundInfo | None = None) -> Face:
     return Face(card.symbol, bool(card.suit and card.suit.is_red), bool(info and info.is_wild(card)))
 
@@ -205,6 +220,8 @@ class HandView:
     unmelded: tuple[Face, ...]
     placements: tuple[str, ...] = ()
     """Where each card laid off went, from the engine (D11): "🃏 as 8♥ on meld 1, at the low end"."""
+    parts: tuple[tuple[Face, int], ...] = ()
+    """Each card left in hand with its points, before the round's multiplier (they add up to `points`)."""
 
     @property
     def summary(self) -> str:
@@ -216,8 +233,14 @@ class HandView:
         return " · ".join(parts) if parts else "nothing left"
 
 
-def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
+def hand_view(answer: Mapping[str, Any], info: RoundInfo, rules: RuleSet | None = None) -> HandView:
+    """A scored hand for the page; with `rules`, each card left over comes with its points."""
     penalty = int(answer["penalty"])
+    parts: tuple[tuple[Face, int], ...] = ()
+    if rules is not None:
+        left = [MeldCard.parse(token).card for token in answer["unmelded"]]
+        table = rules.options.penalty_table
+        parts = tuple((face(card, info), base_penalty(card, table, info.is_wild(card))) for card in left)
     return HandView(
         points=penalty // info.multiplier,
         penalty=penalty,
@@ -225,6 +248,7 @@ def hand_view(answer: Mapping[str, Any], info: RoundInfo) -> HandView:
         layoffs=tuple((int(item["meld"]), faces(item["cards"], info)) for item in answer.get("layoffs", ())),
         unmelded=faces(answer["unmelded"], info),
         placements=placement_texts(answer.get("placements", ())),
+        parts=parts,
     )
 
 
@@ -413,7 +437,7 @@ def hands_in_turn(
         turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
         [texts.get(name) for name in order], at.players,
     )
-    views = {name: hand_view(answer, at.info) for name, answer in zip(order, answers, strict=True) if answer}
+    views = {name: hand_view(answer, at.info, at.rules) for name, answer in zip(order, answers, strict=True) if answer}
     return views, texts
 
 
@@ -725,7 +749,7 @@ def log_hand(
         raise InvalidInput("enter the cards of the hand")
     at = game_table(game, number)
     answer = best_hand(at, hand, declarer)
-    view = hand_view(answer, at.info)
+    view = hand_view(answer, at.info, at.rules)
     result = dict(answer) | {"points": view.points}
     return log_check(game, number, "hand", [canonical(hand)], True, None, result, player=player, commit=commit)
 

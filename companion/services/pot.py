@@ -129,6 +129,8 @@ class PotView:
     knocks: dict[int, int]
     pickups: dict[int, dict[str, int]]
     paid_out: bool
+    end_explanation: tuple[str, ...] = ()
+    """Once the game is over: the booby prize's and the payout's arithmetic, one sentence each."""
 
     def as_json(self) -> dict[str, Any]:
         return pots.ledger_json(self.entries, self.players)
@@ -153,8 +155,10 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
         pot = engine_call(pots.record_round, pot, stored.number, counts, stored.went_out)
         pickups[stored.number] = counts
         sections.append(LedgerSection(f"Round {stored.number}", stored.number, pot.entries[before:], pot.balance))
+    explanation: tuple[str, ...] = ()
     if finished:
         before = len(pot.entries)
+        explanation = engine_call(pots.explain_end, pot.balance, dict(totals), players, settings)
         pot = engine_call(pots.finish_game, pot, dict(totals))
         sections.append(LedgerSection("End of the game", None, pot.entries[before:], pot.balance))
     knocks = {
@@ -173,6 +177,7 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
         knocks=knocks,
         pickups=pickups,
         paid_out=pot.finished,
+        end_explanation=explanation if not settings.is_simple else (),
     )
 
 

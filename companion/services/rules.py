@@ -13,6 +13,7 @@ from companion.errors import InvalidInput
 from companion.services import play_or_pay
 from companion.services.store import OPTION_SPECS, PRESETS, RUMMY_PRESETS, engine_call, rules_for
 from engine import play_or_pay as pop
+from engine import pot as pots
 from engine.penalties import penalty_rows
 from engine.rules import Decision, DeckRow, Preset, RuleSet
 from engine.schedule import round_info, schedule
@@ -63,6 +64,8 @@ class PresetRules:
     penalties: tuple[tuple[str, int], ...]
     decisions: tuple[DecisionLine, ...]
     options: tuple[OptionLine, ...]
+    pot_lines: tuple[str, ...] = ()
+    """The 3-13 pot in words (ante, second discards, knocks, the booby prize, the payout)."""
 
     @property
     def changed_options(self) -> tuple[OptionLine, ...]:
@@ -127,6 +130,7 @@ def preset_rules(
             for decision in rules.decisions()
         ),
         options=lines,
+        pot_lines=pots.pot_rules() if rules.preset.money == "pot" else (),
     )
 
 

@@ -17,6 +17,7 @@ from companion.errors import InvalidInput, NotFound
 from companion.models import Game, Round, RoundRevision, utc_now
 from companion.services import disputes, pot
 from companion.services.pot import PotView
+from companion.services.sheets import KNOCKING_VARIANTS
 from companion.services.store import (
     OPTION_SPECS,
     PRESETS,
@@ -162,6 +163,10 @@ class GameView:
     def last_round(self) -> int:
         return len(self.rounds)
 
+    @property
+    def out_verb(self) -> str:
+        return out_verb(self.variant)
+
     def as_json(self) -> dict[str, Any]:
         """The game state of the API contract."""
         return {
@@ -239,6 +244,15 @@ def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: s
 def _history(revision: RoundRevision, players: Sequence[str]) -> HistoryEntry:
     scores = {name: revision.scores[name] for name in players if name in revision.scores}
     return HistoryEntry(revision.number, revision.action, revision.went_out, scores, revision.changed_at)
+
+
+def out_verb(variant: str) -> str:
+    """What going out is called at this table: 3-13 says a player knocked.
+
+    >>> out_verb("3-13"), out_verb("pay-me")
+    ('knocked', 'went out')
+    """
+    return "knocked" if variant in KNOCKING_VARIANTS else "went out"
 
 
 def build_view(game: Game) -> GameView:

@@ -79,6 +79,12 @@ def _busy(busy: pdfs.Busy) -> Response:
     return response
 
 
+@bp.app_template_global("chart_short_names")
+def chart_short_names(game: Any) -> list[tuple[str, str]]:
+    """The legend's shortened names of a game view, with their whole names."""
+    return chart.shortened_names(list(game.players))
+
+
 def _pdf(data: bytes, filename: str) -> Response:
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'

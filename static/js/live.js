@@ -82,6 +82,7 @@
       if (document.hidden) { return; } // resumes on visibilitychange
       if (busy) { later(); return; }
       busy = true;
+      version = body.getAttribute("data-live-version") || version; // js/round-entry.js swaps the page too
       fetch(url, {
         credentials: "same-origin",
         cache: "no-store",

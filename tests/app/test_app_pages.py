@@ -16,7 +16,7 @@ from companion.models import Game, Round
 Post = Callable[..., Any]
 
 
-def start_game(post_form: Post, variant: str = "pay-me", players: str = "Ann\nBob\nCy", **extra: str) -> str:
+def start_game(post_form: Post, variant: str = "pay-me", players: str = "Ann\nBob\nCy", **extra: Any) -> str:
     """Start a game through the new-game form; returns its id."""
     data = {"variant": variant, "players": players, "first_dealer": "0", **extra}
     response = post_form(f"/games/new?variant={variant}", data)
@@ -79,13 +79,16 @@ def test_new_game_form_offers_the_four_presets_and_preset_defaults(client: Flask
     assert 'value="random"' in page
     page = text(client.get("/games/new?variant=3-13"))
     assert 'aria-current="true"' in page
-    assert 'name="opt_double_rounds" type="text" value="10, 11"' in page
+    box = r'<input checked id="opt_double_rounds-\d+" name="opt_double_rounds" type="checkbox" value="(\d+)">'
+    checked = re.findall(box, page)
+    assert checked == ["10", "11"]  # doubled rounds are a choice of rounds, not typed
+    assert page.count('name="opt_double_rounds" type="checkbox"') == 23
     assert '<option selected value="high">High: Q-K-A, never A-2-3</option>' in page
     assert re.search(r'id="opt_discard_to_go_out" name="opt_discard_to_go_out" type="checkbox" value="y"', page)
     for key in ("full_cycle", "distinct_suit_sets", "no_aces_in_runs", "ace", "wild_limit", "no_adjacent_wilds"):
         assert f'name="opt_{key}"' in page
     page = text(client.get("/games/new?variant=pay-me"))
-    assert 'name="opt_double_rounds" type="text" value=""' in page
+    assert 'name="opt_double_rounds"' in page and '<input checked id="opt_double_rounds' not in page
     assert '<option selected value="low">Low: A-2-3, never Q-K-A</option>' in page
     assert "Pay Me" in text(client.get("/games/new?variant=nonsense"))
 
@@ -121,8 +124,7 @@ def test_house_rules_from_the_form(client: FlaskClient, post_form: Post) -> None
         opt_ace="both",
         opt_wild_limit="none",
         opt_penalty_table="pay-me",
-        opt_double_rounds="",
-    )
+    )  # no doubled round ticked: the browser sends no opt_double_rounds
     state = client.get(f"/api/games/{game_id}").get_json()
     assert state["options"]["full_cycle"] is True
     assert state["options"]["ace"] == "both"
@@ -140,8 +142,9 @@ def test_house_rules_from_the_form(client: FlaskClient, post_form: Post) -> None
         ("", {}, "Enter the players"),
         ("A\nB\nC\nD\nE\nF\nG\nH\nI", {}, "not 9"),
         ("Ann\nBob", {"first_dealer": "4"}, "first dealer"),
-        ("Ann\nBob", {"opt_double_rounds": "twelve"}, "double_rounds"),
-        ("Ann\nBob", {"opt_double_rounds": "30"}, "round 30"),
+        ("Ann\nBob", {"opt_double_rounds": "twelve"}, "not a valid choice"),
+        ("Ann\nBob", {"opt_double_rounds": "30"}, "not a valid choice"),
+        ("Ann\nBob", {"opt_double_rounds": "12"}, "round 12"),
         ("Ann\nBob", {"opt_ace": "middle"}, "Not a valid choice"),
     ],
 )
@@ -224,7 +227,7 @@ def test_bad_scores_are_refused_with_the_engine_message(
 
 
 def test_multiplier_is_shown_and_applied(client: FlaskClient, post_form: Post) -> None:
-    game_id = start_game(post_form, variant="3-13", players="Ann\nBob", opt_double_rounds="10, 11")
+    game_id = start_game(post_form, variant="3-13", players="Ann\nBob", opt_double_rounds=["10", "11"])
     for _ in range(9):
         assert enter_round(post_form, game_id, "Ann", "0", "1").status_code == 303
     page = text(client.get(f"/games/{game_id}"))

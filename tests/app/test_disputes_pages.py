@@ -205,7 +205,7 @@ def test_a_chain_of_layoffs_in_turn_order(client: FlaskClient, app: Flask, post_
     refused = post_form(url + "/layoffs", {"player": "Dee", "onto": "1", "cards": "7H"})
     assert refused.status_code == 303
     words = plain(client.get(url + "/layoffs"))
-    assert "refused — 7H cannot be laid off on 4H 5H 6H 7H: that place (7H) is already filled." in words
+    assert "refused — 7♥ cannot be laid off on 4♥ 5♥ 6♥ 7♥: that place (7♥) is already filled." in words
     assert post_form(url + "/layoffs", {"player": "Ann", "onto": "1", "cards": "8H JK"}).status_code == 303
     words = plain(client.get(url + "/layoffs"))
     assert "4♥ 5♥ 6♥ 7♥ 8♥ 🃏" in words
@@ -313,3 +313,15 @@ def test_the_round_form_and_game_page_link_the_tools(client: FlaskClient) -> Non
     assert f'href="/games/{game_id}/rounds/1/layoffs"' in game_page
     assert f'href="/games/{game_id}/rules"' in game_page
     assert 'href="/check"' in game_page and 'href="/rules"' in game_page
+
+
+def test_a_hands_score_shows_its_parts(client: FlaskClient, post_form: Post) -> None:
+    game_id, _ = new_game(client)
+    data = {"went_out": "Bob", "meld-0": "4H 5H 6H", "hand-0": "7H KS 5C", "points-2": "12", "version": "1"}
+    preview = post_form(f"/games/{game_id}/rounds/cards", {**data, "action": "preview"})
+    assert preview.status_code == 200
+    page = text(preview)
+    shown = r'<details class="dp-points dp-parts">\s*<summary><strong>15</strong> points</summary>(.*?)</details>'
+    parts = re.search(shown, page, re.S)
+    assert parts, "the score opens onto its parts in one tap"
+    assert re.sub(r"<[^>]+>", "", parts.group(1)).split() == ["K♠", "10", "+", "5♣", "5", "=", "15"]

@@ -88,6 +88,16 @@ def test_a_full_five_player_game_is_paid_out_to_the_cent(client: FlaskClient) ->
     assert state["pot"]["balance"] == 0
     assert state["pot"]["net"] == {"Ann": 105, "Bob": -40, "Cy": 10, "Dee": -25, "Eve": -50}
     assert client.get(f"/api/games/{game['id']}").get_json()["pot"] == state["pot"]
+    # The pages show the arithmetic of the end (the rules page explains the booby prize).
+    for page in (f"/games/{game['id']}", f"/games/{game['id']}/pot"):
+        words = client.get(page).get_data(as_text=True)
+        assert "How the pot was paid out" in words
+        booby = "Booby prize for the highest total (99): a quarter of the pot ($0.20) is $0.05: Eve receives $0.05."
+        payout = "Payout for the lowest total (7): the rest of the pot, $0.20 − $0.05 = $0.15: Ann receives $0.15."
+        assert booby in words and payout in words
+    rules = client.get("/rules/3-13").get_data(as_text=True)
+    assert "The booby prize: at the end, with 5 or more players, the highest total receives a quarter" in rules
+    assert "The booby prize" not in client.get("/rules/pay-me").get_data(as_text=True)
 
 
 def test_ties_split_the_booby_prize_and_the_payout_in_seat_order(client: FlaskClient) -> None:

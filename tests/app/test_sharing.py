@@ -73,7 +73,7 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     assert 'fill="#fff"' in codes[0] and 'stroke="#000"' in codes[0]
     assert "Let another phone enter scores" in page and "Make a new edit key" in page
 
-    assert client.get(f"/games/{game_id}").headers["Cache-Control"] == "private"  # it shows the key
+    assert client.get(f"/games/{game_id}").headers["Cache-Control"] == "no-store"  # it shows the key: never kept
 
     viewer = text(app.test_client().get(f"/games/{game_id}"))
     assert len(QR.findall(viewer)) == 1

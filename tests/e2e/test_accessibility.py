@@ -65,7 +65,12 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         assert status == 201, answer
     status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/end", {}, key=ended["edit_key"])
     assert status == 200, answer
-    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "play-or-pay-ended": ended}
+    # A 3-13 game under way: the round form on the game page says "knocked" and counts second discards.
+    playing = _game(
+        base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann", "options": {"double_rounds": [1]}}
+    )
+    _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
+    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended}
 
 
 def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
@@ -102,7 +107,9 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         f"/games/{chips}/rules",
         f"/games/{ended}/hand",  # the results of a game the table ended (D17)
         f"/games/{ended}/sheet",
+        f"/games/{tables['3-13-playing']['id']}",
         "/games/no-such-game",
+        "/sheets/print?preset=no-such-game",
     ]
 
 
@@ -160,7 +167,7 @@ def test_read_only_pages_have_no_serious_accessibility_violation(
     page = phone.new_page()
     found = [
         problem
-        for kind in ("pay-me", "3-13", "play-or-pay")
+        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing")
         for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
     ]
     assert found == [], "\n".join(found)

@@ -154,7 +154,7 @@ def test_a_chain_of_layoffs(phone: tuple[Any, list[str]], base_url: str) -> None
     page.select_option("#lay-player", "Dee")
     page.fill("#cards", "7H")
     page.get_by_role("button", name="Check the lay-off").click()
-    expect(page.locator("#table")).to_contain_text("that place (7H) is already filled")
+    expect(page.locator("#table")).to_contain_text("that place (7♥) is already filled")
     page.select_option("#lay-player", "Ann")
     page.fill("#cards", "8H JK")
     page.get_by_role("button", name="Check the lay-off").click()
