@@ -216,14 +216,14 @@ def test_the_form_leaves_doubled_rounds_to_the_preset_unless_the_table_changes_t
     client: FlaskClient, post_form: Callable[..., Any]
 ) -> None:
     form = client.get("/games/new?variant=3-13").get_data(as_text=True)
-    shown = re.search(r'name="opt_double_rounds"[^>]*value="([^"]*)"', form)
-    assert shown is not None
-    base = {"variant": "3-13", "players": "Ann\nBob\nCy", "opt_double_rounds": shown.group(1), "opt_pot": "y"}
+    ticked = re.findall(r'<input checked[^>]*name="opt_double_rounds"[^>]*value="(\d+)"', form)
+    assert ticked == ["10", "11"]
+    base = {"variant": "3-13", "players": "Ann\nBob\nCy", "opt_double_rounds": ticked, "opt_pot": "y"}
     full = post_form("/games/new", {**base, "opt_full_cycle": "y"})
     assert full.status_code == 303
     game_id = full.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").get_json()["options"]["double_rounds"] == [22, 23]
-    named = post_form("/games/new", {**base, "opt_full_cycle": "y", "opt_double_rounds": "5, 6"})
+    named = post_form("/games/new", {**base, "opt_full_cycle": "y", "opt_double_rounds": ["5", "6"]})
     game_id = named.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").get_json()["options"]["double_rounds"] == [5, 6]
     standard = post_form("/games/new", base)

@@ -60,8 +60,8 @@ def test_a_purchase_is_a_ledger_event_and_the_results_sum_to_zero(client: FlaskC
 
 def test_undo_takes_back_a_purchase(client: FlaskClient) -> None:
     game = create(client)
-    event(client, game, type="purchase", player="Bob", chips=5)
-    undone = client.delete(f"/api/games/{game['id']}/events/last", headers=key(game))
+    bought = event(client, game, type="purchase", player="Bob", chips=5).get_json()
+    undone = client.delete(f"/api/games/{game['id']}/events/last?version={bought['version']}", headers=key(game))
     assert undone.status_code == 200
     assert undone.get_json()["bought"] == {"Ann": 20, "Bob": 20, "Cy": 20}
     assert undone.get_json()["events"] == 0
@@ -111,7 +111,8 @@ def test_the_table_ends_the_game_and_undo_plays_on(client: FlaskClient) -> None:
     again = end(client, game)
     assert again.status_code == 400
     assert "already ended" in again.get_json()["error"]
-    reopened = client.delete(f"/api/games/{game['id']}/events/last", headers=key(game))
+    seen = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    reopened = client.delete(f"/api/games/{game['id']}/events/last?version={seen}", headers=key(game))
     assert reopened.get_json()["finished"] is False
     assert reopened.get_json()["events"] == 2
 
@@ -179,7 +180,8 @@ def test_the_hand_page_buys_chips_and_undo_takes_them_back(client: FlaskClient, 
     assert bought.status_code == 303
     assert client.get(f"/api/games/{game['id']}").get_json()["chips"]["Bob"] == 32
     assert "purchase" in plain(client.get(f"/games/{game['id']}/hand"))
-    post_form(f"/games/{game['id']}/hand/undo", {})
+    seen = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    post_form(f"/games/{game['id']}/hand/undo", {"version": str(seen)})
     assert client.get(f"/api/games/{game['id']}").get_json()["chips"]["Bob"] == 20
 
 
@@ -242,7 +244,8 @@ def test_ending_the_game_shows_each_players_result(client: FlaskClient, post_for
     pdf = client.get(f"/games/{game['id']}/sheet.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     assert post_form(f"/games/{game['id']}/hand/end", {}).status_code == 400
-    post_form(f"/games/{game['id']}/hand/undo", {})
+    seen = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    post_form(f"/games/{game['id']}/hand/undo", {"version": str(seen)})
     assert "Results" not in plain(client.get(f"/games/{game['id']}/hand"))
 
 

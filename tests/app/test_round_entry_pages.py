@@ -75,7 +75,8 @@ def test_saves_land_where_the_eye_needs_it(client: FlaskClient, post_form: Post)
     page = text(client.get(f"/games/{game_id}"))
     assert 'id="round-1"' in page and 'id="round-2"' in page
 
-    undone = post_form(f"/games/{game_id}/rounds/last/undo", {})
+    seen = client.get(f"/api/games/{game_id}").get_json()["version"]
+    undone = post_form(f"/games/{game_id}/rounds/last/undo", {"version": str(seen)})
     assert undone.headers["Location"] == f"/games/{game_id}#round"
 
     for _number in range(2, 12):
@@ -168,7 +169,8 @@ def test_three_thirteen_says_knocked(client: FlaskClient, post_form: Post) -> No
 def test_times_are_written_for_the_phone_to_show_in_its_own_zone(client: FlaskClient, post_form: Post) -> None:
     game_id = start_game(post_form)
     enter_round(post_form, game_id, "Bob", "3", "0", "4")
-    post_form(f"/games/{game_id}/rounds/last/undo", {})
+    seen = client.get(f"/api/games/{game_id}").get_json()["version"]
+    post_form(f"/games/{game_id}/rounds/last/undo", {"version": str(seen)})
     assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local="time">\d\d:\d\d UTC</time>',
                      text(client.get(f"/games/{game_id}")))
     assert re.search(r'started <time datetime="[^"]+Z" data-local="day">', text(client.get("/")))
