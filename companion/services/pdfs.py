@@ -35,6 +35,7 @@ from companion.services import kinds, play_or_pay, sheets
 
 DEFAULT_QUEUE = 3
 DEFAULT_TIMEOUT = 20.0
+TESTING_TIMEOUT = 180.0
 RETRY_AFTER = 5
 NICENESS = 10
 BUSY = "The server is printing other sheets right now; try again in a few seconds."
@@ -106,7 +107,9 @@ def render(html: str) -> bytes:
     """A sheet's HTML as a PDF, in the rendering process (Busy when too many are pending)."""
     config = current_app.config
     limit = int(config.get("PDF_QUEUE", DEFAULT_QUEUE))
-    timeout = float(config.get("PDF_TIMEOUT", DEFAULT_TIMEOUT))
+    # Tests share a loaded machine, and the child's first start (imports, WeasyPrint) at a low
+    # priority can take long there: a generous default, unless a test sets its own.
+    timeout = float(config.get("PDF_TIMEOUT", TESTING_TIMEOUT if current_app.testing else DEFAULT_TIMEOUT))
     return RENDERER.run(sheets.html_to_pdf, html, limit, timeout)
 
 
