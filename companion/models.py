@@ -33,6 +33,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     # Money settings apart from the rule options: a pot's amounts in cents, or Play or Pay's chips.
     money: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    # The group that played the game (issue 14), or None for a loose game.
+    group_id: Mapped[str | None] = mapped_column(
+        ForeignKey("groups.id", ondelete="SET NULL"), nullable=True, default=None, index=True
+    )
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
@@ -126,4 +130,16 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     reason: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     chain_id: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """People who play together (issue 14): a name, its members in order, and its own edit key."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utc_now)

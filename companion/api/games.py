@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, state
 from companion.keys import edit_required
 from companion.models import Game
-from companion.services import kinds, rummy, store
+from companion.services import groups, kinds, rummy, store
 
 
 @bp.get("/games")
@@ -20,6 +20,11 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     body = bodies.parse(schemas.NewGame)
+    if body.group is not None:  # a game of a group needs the group's key
+        group = groups.get_group(body.group)
+        key_sent = request.headers.get(groups.GROUP_KEY_HEADER)
+        game, key = groups.start_game(group, key_sent, body.variant, body.players, body.options, body.first_dealer)
+        return created(game, key)
     game, key = kinds.create_game(body.variant, body.players, body.options, body.first_dealer)
     return created(game, key)
 
