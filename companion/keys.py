@@ -24,6 +24,7 @@ from companion.services import store
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 400 * 24 * 3600
 KEY_HEADER = "X-Edit-Key"
+GROUP_COOKIE_PREFIX = "group_key_"
 NO_EDIT = "Only the phone that started this game can change it. The scores stay visible here."
 
 _R = TypeVar("_R")
@@ -80,9 +81,17 @@ def load_game(game_id: str) -> Game:
         abort(404, description="There is no game at this address. It may have been deleted.")
 
 
+def group_cookie(group_id: str) -> str:
+    """The cookie holding a group's key (issue 14): sent to every page, so it opens the group's games."""
+    return GROUP_COOKIE_PREFIX + group_id
+
+
 def can_edit(game: Game) -> bool:
-    """Whether this browser holds the game's edit key."""
-    return check_key(game, request.cookies.get(KEY_COOKIE))
+    """Whether this browser holds the game's edit key, or the key of the game's group."""
+    if check_key(game, request.cookies.get(KEY_COOKIE)):
+        return True
+    group_key = request.cookies.get(group_cookie(game.group_id)) if game.group_id else None
+    return bool(group_key) and store.key_matches(game, group_key or "")
 
 
 def load_for_edit(game_id: str, refusal: str = NO_EDIT) -> Game:

@@ -17,6 +17,8 @@ from openskill.models import ThurstoneMostellerFull
 
 from engine.errors import EngineError
 
+INITIAL_MU = 25.0
+"""Every player's rating before their first finished game (openskill's default)."""
 EXACT_SETTLE_LIMIT = 15
 """Up to this many non-zero balances the settle-up is the proven fewest payments (2^n subsets)."""
 
@@ -161,7 +163,7 @@ def ratings(members: Sequence[str], games: Sequence[PlayedGame]) -> dict[str, tu
     >>> after["Ann"] == after["Bob"] > after["Cy"]
     True
     """
-    model = ThurstoneMostellerFull()
+    model = ThurstoneMostellerFull(mu=INITIAL_MU)
     current = {name: model.rating(name=name) for name in members}
     history: dict[str, list[Rating]] = {name: [] for name in members}
     for game in games:

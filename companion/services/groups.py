@@ -22,7 +22,7 @@ from sqlalchemy.orm import selectinload
 from companion.errors import InvalidInput, NotAllowed, NotFound
 from companion.extensions import db
 from companion.models import Game, Group
-from companion.services import kinds, play_or_pay, rummy
+from companion.services import chart, kinds, play_or_pay, rummy
 from companion.services.store import MAX_NAME_LENGTH, commit, engine_call, hash_key
 from engine import groups as stats
 
@@ -215,6 +215,12 @@ class GroupView:
     ratings: dict[str, tuple[stats.Rating, ...]]
     settle_up: tuple[stats.Payment, ...]
 
+    @property
+    def rated(self) -> tuple[PlayerLine, ...]:
+        """The players with a rating, highest first."""
+        lines = [line for line in self.players if line.rating is not None]
+        return tuple(sorted(lines, key=lambda line: -line.rating.mu if line.rating else 0.0))
+
     def as_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -310,5 +316,28 @@ def statistics_csv(view: GroupView) -> str:
     return out.getvalue()
 
 
-def summaries(group: Group) -> tuple[Any, ...]:
-    return tuple(kinds.of(game).summary(game) for game in games_of(group))
+def rating_series(view: GroupView) -> dict[str, list[int]]:
+    """Each rated player's rating (rounded) after each finished game of the group, from the start (25)."""
+    order = [line.id for line in view.finished_games]
+    series: dict[str, list[int]] = {}
+    for name in view.members:
+        after = {rating.game: rating.mu for rating in view.ratings[name]}
+        if not after:
+            continue
+        current = stats.INITIAL_MU
+        points = [round(current)]
+        for game_id in order:
+            current = after.get(game_id, current)
+            points.append(round(current))
+        series[name] = points
+    return series
+
+
+def rating_chart(view: GroupView) -> str:
+    """The ratings over the group's finished games as an SVG (like a game's score chart)."""
+    return chart.series_chart_svg(rating_series(view), "Ratings after each finished game")
+
+
+def grouped_game_ids() -> set[str]:
+    """The ids of every game played in a group (the home page lists them under their group)."""
+    return set(db.session.scalars(db.select(Game.id).where(Game.group_id.is_not(None))))
