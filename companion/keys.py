@@ -18,8 +18,8 @@ from werkzeug.wrappers import Response
 
 from companion import security
 from companion.errors import NotAllowed, NotFound
-from companion.models import Game
-from companion.services import store
+from companion.models import Game, Group
+from companion.services import groups, store
 
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 400 * 24 * 3600
@@ -60,6 +60,17 @@ def check_key(game: Game, key: str | None) -> bool:
         return False
     _refuse_after_too_many_wrong_keys()
     if store.key_matches(game, key):
+        return True
+    _count_wrong_key(key)
+    return False
+
+
+def check_group_key(group: Group, key: str | None) -> bool:
+    """Whether a presented key is the group's; a wrong one is counted like a wrong edit key (429 past the limit)."""
+    if not key:
+        return False
+    _refuse_after_too_many_wrong_keys()
+    if groups.group_key_matches(group, key):
         return True
     _count_wrong_key(key)
     return False

@@ -7,7 +7,8 @@ from flask import Response, jsonify, request
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, state
-from companion.keys import edit_required
+from companion.errors import NotAllowed
+from companion.keys import check_group_key, edit_required
 from companion.models import Game
 from companion.services import groups, kinds, rummy, store
 
@@ -23,6 +24,8 @@ def create_game() -> tuple[Response, int]:
     if body.group is not None:  # a game of a group needs the group's key
         group = groups.get_group(body.group)
         key_sent = request.headers.get(groups.GROUP_KEY_HEADER)
+        if key_sent and not check_group_key(group, key_sent):  # counted against the wrong-key limit
+            raise NotAllowed("the group key does not match this group")
         game, key = groups.start_game(group, key_sent, body.variant, body.players, body.options, body.first_dealer)
         return created(game, key)
     game, key = kinds.create_game(body.variant, body.players, body.options, body.first_dealer)

@@ -11,6 +11,8 @@ from flask import Response, jsonify, request
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp
+from companion.errors import NotAllowed
+from companion.keys import check_group_key
 from companion.services import groups
 
 
@@ -33,7 +35,10 @@ def get_group(group_id: str) -> Response:
 def replace_group_key(group_id: str) -> tuple[Response, int]:
     """Replace the group's key (the current one in X-Group-Key); answers {"edit_key": new key}."""
     group = groups.get_group(group_id)
-    groups.require_group_key(group, request.headers.get(groups.GROUP_KEY_HEADER))
+    key = request.headers.get(groups.GROUP_KEY_HEADER)
+    if key and not check_group_key(group, key):  # counted against the wrong-key limit
+        raise NotAllowed("the group key does not match this group")
+    groups.require_group_key(group, key)
     response = jsonify({"edit_key": groups.regenerate_group_key(group)})
     response.headers["Cache-Control"] = "no-store"
     return response, 200

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.errors import NotFound, ServiceError, sentence
 from companion.groups.forms import NewGroupForm, StartGameForm
-from companion.keys import KEY_MAX_AGE, group_cookie, with_key_cookie
+from companion.keys import KEY_MAX_AGE, check_group_key, group_cookie, with_key_cookie
 from companion.lan import lan_address
 from companion.models import Group
 from companion.services import groups as service
@@ -141,7 +141,7 @@ def join(group_id: str) -> Any:
     key = request.args.get(JOIN_PARAMETER, "")
     if not key.strip():
         abort(400, description="This link has no group key. Scan the code on the other phone again.")
-    if len(key) > 200 or not service.group_key_matches(group, key):
+    if len(key) > 200 or not check_group_key(group, key):
         abort(403, description="This key does not work for this group; it may have been replaced. Ask again.")
     return _with_group_cookie(redirect(url_for("groups.group_page", group_id=group.id), 303), group, key)
 

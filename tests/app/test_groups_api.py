@@ -286,3 +286,15 @@ def test_a_play_or_pay_game_counts_its_chip_results_as_money(client: FlaskClient
     assert sum(money.values()) == 0 and money["Bob"] > 0
     assert state["games"][0]["finished"] is False  # listed apart; no standings from it
     assert all(line["games"] == 0 for line in state["players"])
+
+
+def test_wrong_group_keys_are_rate_limited_like_wrong_edit_keys(app: Any, client: FlaskClient) -> None:
+    from tests.app.test_security import limited
+
+    limited(app, RATELIMIT_WRONG_KEY="3/minute")
+    group = new_group(client)
+    body = {"variant": "pay-me", "players": ["Ann", "Bob"], "group": group["id"]}
+    for attempt in range(3):
+        assert client.post("/api/games", json=body, headers={"X-Group-Key": f"guess {attempt}"}).status_code == 403
+    assert client.post("/api/games", json=body, headers={"X-Group-Key": group["edit_key"]}).status_code == 429
+    assert client.get(f"/groups/{group['id']}/join?key=guess").status_code == 429
