@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         errors,
         extensions,
         games,
+        groups,
         keys,
         paths,
         play_or_pay,
@@ -59,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         rules.routes.bp,
         sheets.routes.bp,
         sharing.routes.bp,
+        groups.routes.bp,
         api.bp,
     )
     for blueprint in blueprints:

@@ -22,12 +22,13 @@ from werkzeug.wrappers import Response
 
 from companion import security
 from companion.errors import NotAllowed, NotFound
-from companion.models import Game
-from companion.services import store
+from companion.models import Game, Group
+from companion.services import groups, store
 
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 400 * 24 * 3600
 KEY_HEADER = "X-Edit-Key"
+GROUP_COOKIE_PREFIX = "group_key_"
 NO_EDIT = "Only the phone that started this game can change it. The scores stay visible here."
 
 _R = TypeVar("_R")
@@ -64,7 +65,18 @@ def check_key(game: Game, key: str | None, *, refuse_past_limit: bool = True) ->
         return False
     if store.key_matches(game, key):
         return True
-    if not _count_wrong_key(game, key) and refuse_past_limit:
+    if not _count_wrong_key(game.id, key) and refuse_past_limit:
+        raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
+    return False
+
+
+def check_group_key(group: Group, key: str | None) -> bool:
+    """Whether a presented key is the group's; a wrong one is counted like a wrong edit key (429 past the limit)."""
+    if not key:
+        return False
+    if groups.group_key_matches(group, key):
+        return True
+    if not _count_wrong_key(f"group:{group.id}", key):
         raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
     return False
 
@@ -85,9 +97,18 @@ def load_game(game_id: str) -> Game:
         abort(404, description="There is no game at this address. It may have been deleted.")
 
 
+def group_cookie(group_id: str) -> str:
+    """The cookie holding a group's key (issue 14): sent to every page, so it opens the group's games."""
+    return GROUP_COOKIE_PREFIX + group_id
+
+
 def can_edit(game: Game) -> bool:
-    """Whether this browser holds the game's edit key (a wrong cookie never costs the page a 429)."""
-    return check_key(game, request.cookies.get(KEY_COOKIE), refuse_past_limit=False)
+    """Whether this browser holds the game's edit key, or the key of the game's group (a wrong cookie never
+    costs the page a 429)."""
+    if check_key(game, request.cookies.get(KEY_COOKIE), refuse_past_limit=False):
+        return True
+    group_key = request.cookies.get(group_cookie(game.group_id)) if game.group_id else None
+    return bool(group_key) and store.key_matches(game, group_key or "")
 
 
 def load_for_edit(game_id: str, refusal: str = NO_EDIT) -> Game:
@@ -111,15 +132,15 @@ def edit_required(view: Callable[..., _R]) -> Callable[..., _R]:
     return checked
 
 
-def _count_wrong_key(game: Game, key: str) -> bool:
-    """Count a key that did not match, and remember it for this request (see _forget_stale_cookie);
-    False when this game has had too many wrong keys from this client."""
+def _count_wrong_key(scope: str, key: str) -> bool:
+    """Count a key that did not match a game's (or a group's: scope "group:<id>"), and remember it for
+    this request (see _forget_stale_cookie); False when it has had too many wrong keys from this client."""
     if not has_request_context():
         return True
     g.setdefault("wrong_keys", set()).add(key)
     if not security.limits_enabled():
         return True
-    client = f"{game.id}|{security.client_address()}"
+    client = f"{scope}|{security.client_address()}"
     return security.hit_limit("wrong-key", client, current_app.config["RATELIMIT_WRONG_KEY"])
 
 

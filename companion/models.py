@@ -35,6 +35,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     money: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     # How the first dealer was chosen (RULES.md 5): {"method": "high_card"}, with "scorekeeper" for 3-13's way.
     dealing: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    # The group that played the game (issue 14), or None for a loose game.
+    group_id: Mapped[str | None] = mapped_column(
+        ForeignKey("groups.id", ondelete="SET NULL"), nullable=True, default=None, index=True
+    )
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
@@ -158,4 +162,16 @@ class SheetPdf(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(Integer)
     paper: Mapped[str] = mapped_column(String(8))
     data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """People who play together (issue 14): a name, its members in order, and its own edit key."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utc_now)

@@ -25,10 +25,12 @@ from pydantic import (
     Field,
     GetJsonSchemaHandler,
     RootModel,
+    SerializerFunctionWrapHandler,
     StrictInt,
     StrictStr,
     ValidationError,
     create_model,
+    model_serializer,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
@@ -173,6 +175,11 @@ class NewGame(Body):
         StrictStr | None,
         Says("scorekeeper must be a player's name"),
         Field(description="The score keeper's name, for first_dealer_method left_of_scorekeeper."),
+    ] = None
+    group: Annotated[
+        StrictStr | None,
+        Says("group must be a group's id"),
+        Field(description="Start the game in this group; needs the group's key in X-Group-Key."),
     ] = None
 
 
@@ -522,6 +529,7 @@ class Game(BaseModel):
     winners: list[str] = Field(description="Empty until the game is finished; then the lowest totals (ties share).")
     version: int | None = None
     pot: Pot | None = Field(None, description="Null when the game has no pot.")
+    group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
 
 
 class ChipEntry(BaseModel):
@@ -589,6 +597,7 @@ class PlayOrPayGame(BaseModel):
         None, description="Each player's result over the settled hands: chips held minus chips bought; sums to 0."
     )
     version: int | None = None
+    group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
 
 
 class EditKey(BaseModel):
@@ -666,6 +675,18 @@ class ExportedGame(Row):
         description='How the first dealer was chosen: {"method": "chosen"|"random"|"high_card"|'
         '"left_of_scorekeeper"}, with "scorekeeper" (a player\'s name) for the last. Left out when not recorded.',
     )
+    group_id: str | None = Field(
+        None, description="The group that played the game (left out when none); an import keeps it only "
+        "with the group's key in X-Group-Key."
+    )
+
+    @model_serializer(mode="wrap")
+    def _loose_game_has_no_group(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A loose game's export is written as before groups (format version 1 unchanged)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("group_id") is None:
+            data.pop("group_id", None)
+        return data
 
 
 class ExportedRound(Row):
@@ -738,3 +759,77 @@ EXPORTED_TABLES: dict[str, type[Row]] = {
     for name, field in ExportedTables.model_fields.items()
 }
 """The export's row model of each table, by table name."""
+
+
+# ================================================================ groups (issue 14)
+
+
+class NewGroup(Body):
+    """Start a group: the people who play together."""
+
+    has: ClassVar[str] = "a group has"
+    missing: ClassVar[str | None] = "a group needs a name"
+
+    name: Annotated[
+        StrictStr,
+        Says("the group's name must be text"),
+        Field(json_schema_extra={"minLength": 1, "maxLength": 80}, examples=["Thursday night"]),
+    ]
+    players: Annotated[
+        list[Annotated[StrictStr, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_NAME_LENGTH})]],
+        Says("players must be a list of names"),
+        Field(description="The members' names; players of the group's games join it."),
+    ] = []
+
+
+class CreatedGroup(BaseModel):
+    id: str
+    name: str
+    players: list[str]
+    edit_key: str = Field(description="Send as X-Group-Key to start games in the group; it edits them too.")
+
+
+class GroupPlayer(BaseModel):
+    name: str
+    games: int = Field(description="Finished games played in the group.")
+    wins: int = Field(description="A shared win counts for each winner.")
+    win_rate: float
+    points_per_round: float | None
+    best: int | None = Field(description="The lowest final total.")
+    worst: int | None = Field(description="The highest final total.")
+    rating: float | None = Field(description="Skill estimate (Thurstone-Mosteller); null before a finished game.")
+    uncertainty: float | None
+    money_cents: int = Field(description="Balance over the group's money games; positive when owed money.")
+
+
+class GroupGame(BaseModel):
+    id: str
+    variant: str
+    name: str
+    date: str
+    players: list[str]
+    winners: list[str]
+    finished: bool
+
+
+class HeadToHead(BaseModel):
+    won: int
+    lost: int
+    tied: int
+
+
+class Payment(BaseModel):
+    from_: str = Field(alias="from")
+    to: str
+    cents: int
+
+
+class GroupState(BaseModel):
+    """A group's figures over its finished games."""
+
+    id: str
+    name: str
+    players: list[GroupPlayer]
+    games: list[GroupGame] = Field(description="Finished games first, then the unfinished ones.")
+    head_to_head: dict[str, dict[str, HeadToHead]]
+    settle_up: list[Payment] = Field(description="The fewest payments that settle every balance.")

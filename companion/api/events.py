@@ -30,6 +30,7 @@ def add_event(game: Game) -> tuple[Response, int]:
     after = play_or_pay.add_event(game, kind, data, body.get("version"))
     answer = after.as_json()
     answer["version"] = game.version
+    answer["group"] = game.group_id  # as in every game state (kinds.state_json)
     return jsonify(answer), 201
 
 

@@ -6,16 +6,17 @@ An undo (``DELETE /api/games/<id>/rounds/last``) must carry the version the clie
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, expected_version, state
 from companion.api.live import versioned
-from companion.keys import edit_required
+from companion.errors import NotAllowed
+from companion.keys import check_group_key, edit_required
 from companion.models import Game
-from companion.services import kinds, rummy, store
+from companion.services import groups, kinds, rummy, store
 
 
 @bp.get("/games")
@@ -26,6 +27,16 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     body = bodies.parse(schemas.NewGame)
+    if body.group is not None:  # a game of a group needs the group's key
+        group = groups.get_group(body.group)
+        key_sent = request.headers.get(groups.GROUP_KEY_HEADER)
+        if key_sent and not check_group_key(group, key_sent):  # counted against the wrong-key limit
+            raise NotAllowed("the group key does not match this group")
+        game, key = groups.start_game(
+            group, key_sent, body.variant, body.players, body.options, body.first_dealer,
+            body.first_dealer_method, body.scorekeeper,
+        )
+        return created(game, key)
     game, key = kinds.create_game(
         body.variant, body.players, body.options, body.first_dealer, body.first_dealer_method, body.scorekeeper
     )

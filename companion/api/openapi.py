@@ -31,6 +31,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.BestRequest,
     schemas.LayoffRequest,
     schemas.GameExport,
+    schemas.NewGroup,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     schemas.AnyGame,
@@ -41,11 +42,13 @@ ANSWERS: tuple[type[BaseModel], ...] = (
     schemas.GameVersion,
     schemas.NewKey,
     schemas.CheckAnswer,
+    schemas.CreatedGroup,
+    schemas.GroupState,
 )
 
 ERRORS = {
     400: "Bad input: malformed JSON, wrong types, unknown player or variant, bad scores or options.",
-    403: "The X-Edit-Key header is missing or wrong.",
+    403: "The X-Edit-Key header (X-Group-Key for a group) is missing or wrong.",
     404: "No such game (or no such round).",
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
     413: "The request body is larger than the app accepts.",
@@ -56,6 +59,8 @@ ERRORS = {
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string"}}
+GROUP_KEY = {"name": "X-Group-Key", "in": "header", "required": False, "schema": {"type": "string"}}
 ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 VERSION_QUERY = {
     "name": "version", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
@@ -134,8 +139,31 @@ def paths() -> dict[str, Any]:
             "get": operation("listGames", "List games", {"200": answer("GameList", "Every game, newest first.")}),
             "post": operation(
                 "createGame", "Start a game",
-                {"201": answer("AnyCreatedGame", "The new game, with its edit key."), **errors(400, 429)},
-                request="NewGame",
+                {"201": answer("AnyCreatedGame", "The new game, with its edit key."), **errors(400, 403, 404, 429)},
+                request="NewGame", parameters=(GROUP_KEY,),
+                description='With "group", the group\'s key is needed in X-Group-Key (403 without it or with '
+                "a wrong one; 404 for no such group); the game's players join the group.",
+            ),
+        },
+        "/api/groups": {
+            "post": operation(
+                "createGroup", "Start a group of people who play together",
+                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400)}, request="NewGroup",
+            ),
+        },
+        "/api/groups/{group_id}": {
+            "parameters": [GROUP_ID],
+            "get": operation(
+                "getGroup", "A group's standings, head-to-head, ratings, money and settle-up",
+                {"200": answer("GroupState", "The group's figures over its finished games."), **errors(404)},
+            ),
+        },
+        "/api/groups/{group_id}/key": {
+            "parameters": [GROUP_ID],
+            "post": operation(
+                "replaceGroupKey", "Replace the group's key: the current one (X-Group-Key) stops working at once",
+                {"200": answer("NewKey", "The new group key."), **errors(403, 404)},
+                parameters=({**GROUP_KEY, "required": True},),
             ),
         },
         "/api/games/{game_id}": {

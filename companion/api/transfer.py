@@ -24,7 +24,7 @@ def export_game(game_id: str) -> Response:
 def import_game() -> tuple[Response, int]:
     # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
     request.max_content_length = transfer.MAX_IMPORT_BYTES
-    game, key = transfer.import_bytes(request.get_data(cache=False))
+    game, key = transfer.import_bytes(request.get_data(cache=False), request.headers.get("X-Group-Key"))
     return created(game, key)
 
 

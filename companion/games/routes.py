@@ -23,7 +23,7 @@ from companion.games.forms import (
 from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
-from companion.services import kinds, pot, rummy, store, transfer
+from companion.services import groups, kinds, pot, rummy, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
@@ -55,12 +55,14 @@ def _template_globals(state: BlueprintSetupState) -> None:
 
 @bp.get("/")
 def index() -> str:
-    games = kinds.list_games()
+    grouped = groups.grouped_game_ids()  # a group's games are listed on its page
+    games = [game for game in kinds.list_games() if game.id not in grouped]
     return render_template(
         "games/index.html",
         playing=[game for game in games if not game.finished],
         finished=[game for game in games if game.finished],
         import_form=ImportForm(),
+        groups=groups.all_groups(),
     )
 
 

@@ -212,7 +212,15 @@ STYLE = (
 def score_chart_svg(state: Mapping[str, Any], width: int = 640, height: int = 320) -> str:
     """The running totals of a game state (the API's JSON) as a standalone SVG document string."""
     players = [str(name) for name in state.get("players", [])]
-    series = running_totals(players, state.get("rounds", []))
+    return series_chart_svg(running_totals(players, state.get("rounds", [])), "Running totals by round", width, height)
+
+
+def series_chart_svg(series: Mapping[str, list[int]], label: str, width: int = 640, height: int = 320) -> str:
+    """Lines of whole numbers by step (0, 1, 2…), one per name in order, as a standalone SVG document string.
+
+    >>> series_chart_svg({"Ann": [25, 27]}, "Ratings").count("<polyline")
+    1
+    """
     frame = _frame(series, width, height)
     body = [
         *_y_axis(frame),
@@ -222,6 +230,6 @@ def score_chart_svg(state: Mapping[str, Any], width: int = 640, height: int = 32
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label="Running totals by round">'
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
         f"{STYLE}{''.join(body)}</svg>"
     )

@@ -77,8 +77,8 @@ def create_game(
 
 
 def state_json(game: Game) -> dict[str, Any]:
-    """The API state of any game: rounds and totals (with the pot), or hands and chips."""
-    return of(game).state_json(game)
+    """The API state of any game: rounds and totals (with the pot), or hands and chips, and its group."""
+    return {**of(game).state_json(game), "group": game.group_id}
 
 
 def list_games() -> tuple[GameSummary, ...]:

@@ -359,7 +359,9 @@ def rematch(game: Game) -> tuple[Game, str]:
         raise InvalidInput("a rematch can start only when the game is over")
     rules = rules_for(game.variant, game.options)
     seat = next_first_dealer(game.first_dealer, len(game.rounds), len(game.players))
-    return _store_new_game(rules, list(game.players), seat, game.money)
+    return store_new_game(  # a rematch stays in the game's group
+        rules.preset.id, rules.options.as_json(), list(game.players), seat, game.money, group_id=game.group_id
+    )
 
 
 def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, int]:

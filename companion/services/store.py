@@ -22,7 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from companion.errors import Conflict, InvalidInput, NotFound, PreconditionRequired
 from companion.extensions import db
-from companion.models import Game, utc_now
+from companion.models import Game, Group, utc_now
 from engine import dealing
 from engine.cards import Suit
 from engine.errors import EngineError
@@ -173,8 +173,12 @@ def hash_key(key: str) -> str:
 
 
 def key_matches(game: Game, key: str) -> bool:
-    """Whether a presented edit key is the game's (constant-time comparison)."""
-    return hmac.compare_digest(hash_key(key), game.edit_key_hash)
+    """Whether a presented edit key is the game's, or its group's (constant-time comparison)."""
+    hashed = hash_key(key)
+    if hmac.compare_digest(hashed, game.edit_key_hash):
+        return True
+    group = db.session.get(Group, game.group_id) if game.group_id else None
+    return group is not None and hmac.compare_digest(hashed, group.edit_key_hash)
 
 
 def regenerate_key(game: Game) -> str:
@@ -298,6 +302,7 @@ def store_new_game(
     first_dealer: int,
     money: dict[str, Any] | None,
     dealt_by: dict[str, Any] | None = None,
+    group_id: str | None = None,
 ) -> tuple[Game, str]:
     """Store a new game under a new id; returns it with its secret edit key (only a hash is stored)."""
     key = secrets.token_urlsafe(24)
@@ -311,6 +316,7 @@ def store_new_game(
         finished=False,
         money=money,
         dealing=dealt_by,
+        group_id=group_id,
     )
     db.session.add(game)
     commit()

@@ -42,7 +42,7 @@ from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.security import hand_size_error
-from companion.services import disputes, kinds, play_or_pay, pot, rummy
+from companion.services import disputes, groups, kinds, play_or_pay, pot, rummy
 from companion.services.store import PRESETS, choose_first_dealer, clean_players, commit, hash_key, is_whole, rules_for
 from engine import play_or_pay as pop
 from engine.errors import EngineError
@@ -161,6 +161,8 @@ def derived(game: Game) -> dict[str, Any]:
     state = kinds.state_json(game)
     state.pop("id", None)
     state.pop("version", None)
+    if state.get("group") is None:  # a loose game's export stays as it was before groups
+        state.pop("group", None)
     in_hands = not kinds.of(game).in_rounds
     return {
         "note": "Computed from the rows above; an import ignores this part.",
@@ -684,7 +686,8 @@ def check_document(document: object) -> Plan:
 
 def _store(plan: Plan) -> tuple[Game, str]:
     edit_key = secrets.token_urlsafe(24)
-    game = Game(id=secrets.token_urlsafe(12), edit_key_hash=hash_key(edit_key), **plan.game)
+    values = {name: value for name, value in plan.game.items() if name != "group_id"}  # see import_game
+    game = Game(id=secrets.token_urlsafe(12), edit_key_hash=hash_key(edit_key), **values)
     db.session.add(game)
     db.session.flush()
     for spec in child_tables():
@@ -753,12 +756,15 @@ def _reads_back(game: Game) -> None:
 READ_BACK_ERRORS = (ServiceError, EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
-def import_game(document: object) -> tuple[Game, str]:
-    """Recreate an exported game under a new id and a new edit key; nothing is stored on any error."""
+def import_game(document: object, group_key: str | None = None) -> tuple[Game, str]:
+    """Recreate an exported game under a new id and a new edit key; nothing is stored on any error.
+
+    The game stays in its group only when `group_key` is that group's key."""
     plan = check_document(document)
     try:
         game, key = _store(plan)
         _reads_back(game)
+        groups.adopt(game, plan.game.get("group_id"), group_key)
     except READ_BACK_ERRORS as error:
         db.session.rollback()
         message = error.message if isinstance(error, ServiceError) else str(error)
@@ -770,5 +776,5 @@ def import_game(document: object) -> tuple[Game, str]:
     return game, key
 
 
-def import_bytes(raw: bytes) -> tuple[Game, str]:
-    return import_game(parse_document(raw))
+def import_bytes(raw: bytes, group_key: str | None = None) -> tuple[Game, str]:
+    return import_game(parse_document(raw), group_key)

@@ -40,7 +40,7 @@ def test_a_good_body_becomes_its_model() -> None:
     [
         (schemas.NewGame, {"variant": "pay-me", "players": [], "colour": "red"},
          'unknown field "colour"; a game has variant, players, options, first_dealer, first_dealer_method, '
-         "scorekeeper"),
+         "scorekeeper, group"),
         (schemas.RoundEntry, {"went_out": "Bob", "extra": 1},
          'unknown field "extra"; a round has went_out, scores, hands, declarer, second_discards, version'),
         (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "colour": "red"},

@@ -70,7 +70,23 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann", "options": {"double_rounds": [1]}}
     )
     _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
-    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended}
+    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended,
+            "group": _group(base_url)}
+
+
+def _group(base_url: str) -> dict[str, Any]:
+    """A group with a finished Pay Me game (with a simple pot) and an unfinished one (issue 14)."""
+    status, group = call(base_url, "POST", "/api/groups", {"name": "Thursday night", "players": PLAYERS[:3]})
+    assert status == 201, group
+    keyed = {"X-Group-Key": group["edit_key"]}
+    body = {"variant": "pay-me", "players": PLAYERS[:3], "group": group["id"], "options": {"pot": True}}
+    status, game = call(base_url, "POST", "/api/games", body, headers=keyed)
+    assert status == 201, game
+    for number in range(11):
+        _round(base_url, game, {"went_out": "Ann", "scores": {"Ann": 0, "Bob": number, "Cy": 3}})
+    status, _ = call(base_url, "POST", "/api/games", {**body, "players": PLAYERS[1:3]}, headers=keyed)
+    assert status == 201
+    return dict(group)
 
 
 def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
@@ -110,6 +126,8 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         f"/games/{tables['3-13-playing']['id']}",
         "/games/no-such-game",
         "/sheets/print?preset=no-such-game",
+        "/groups/new",
+        f"/groups/{tables['group']['id']}",
     ]
 
 
@@ -150,8 +168,11 @@ def test_every_page_has_no_serious_accessibility_violation(
     phone: Any, base_url: str, tables: dict[str, dict[str, Any]]
 ) -> None:
     page = phone.new_page()
-    for game in tables.values():
-        _join(page, base_url, game)
+    for kind, game in tables.items():
+        if kind == "group":
+            page.goto(f"{base_url}/groups/{game['id']}/join?key={game['edit_key']}")
+        else:
+            _join(page, base_url, game)
     found = [
         problem
         for path in _pages(tables)
@@ -169,7 +190,7 @@ def test_read_only_pages_have_no_serious_accessibility_violation(
         problem
         for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing")
         for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
-    ]
+    ] + _violations(page, f"{base_url}/groups/{tables['group']['id']}", "light")
     assert found == [], "\n".join(found)
 
 

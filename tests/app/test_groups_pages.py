@@ -1,0 +1,180 @@
+"""The group pages (issue 14): /groups/new, /groups/<id>, starting games in a group, the group key
+shared by a join link (and replaced), the CSV of the figures, and the home page's list of groups."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import edit_key
+
+Post = Callable[..., Any]
+
+
+def make_group(client: FlaskClient, post_form: Post, name: str = "Thursday night", players: str = "Ann\nBob\nCy",
+               ) -> str:
+    response = post_form("/groups/new", {"name": name, "players": players})
+    assert response.status_code == 303
+    match = re.fullmatch(r"/groups/([\w-]+)", response.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+def group_cookie(client: FlaskClient, group_id: str) -> str:
+    cookie = client.get_cookie(f"group_key_{group_id}")
+    assert cookie is not None and cookie.path == "/" and cookie.http_only
+    return cookie.value
+
+
+def test_the_new_group_page_shows_its_form(client: FlaskClient) -> None:
+    page = client.get("/groups/new")
+    assert page.status_code == 200
+    assert 'name="csrf_token"' in page.get_data(as_text=True) and "Name of the group" in page.get_data(as_text=True)
+
+
+def test_a_new_group_keeps_its_key_in_this_browser_and_shows_its_page(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    assert group_cookie(client, group_id)
+    page = client.get(f"/groups/{group_id}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Thursday night" in html
+    assert "Start a game in this group" in html and "Make a new group key" in html
+    assert page.headers["Cache-Control"] == "private, no-store"
+
+
+def test_a_group_needs_a_name_and_a_form_without_csrf_is_refused(client: FlaskClient, post_form: Post) -> None:
+    refused = post_form("/groups/new", {"name": "  ", "players": "Ann"})
+    assert refused.status_code == 400 and "The group needs a name." in refused.get_data(as_text=True)
+    twice = post_form("/groups/new", {"name": "Night", "players": "Ann\nann"})
+    assert twice.status_code == 400 and "is in the list twice" in twice.get_data(as_text=True)
+    assert client.post("/groups/new", data={"name": "Night"}).status_code == 400
+    assert client.get("/").get_data(as_text=True).count("/groups/") == 1  # only the "New group" link
+
+
+def test_a_game_started_on_the_group_page_belongs_to_the_group(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    started = post_form(f"/groups/{group_id}/games", {"variant": "pay-me", "players": "Ann\nBob\nDee"})
+    assert started.status_code == 303
+    game_id = started.headers["Location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["group"] == group_id
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "Ann, Bob, Cy, Dee" in page  # Dee joined
+    assert f"/games/{game_id}" in page and "Not finished" in page
+    assert client.get(f"/games/{game_id}").status_code == 200
+
+
+def test_a_refused_game_stores_nothing_and_says_why(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    refused = post_form(f"/groups/{group_id}/games", {"variant": "pay-me", "players": "Ann"})
+    assert refused.status_code == 400
+    assert "player" in refused.get_data(as_text=True)
+    unknown = post_form(f"/groups/{group_id}/games", {"variant": "chess", "players": "Ann\nBob"})
+    assert unknown.status_code == 400
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_another_phone_cannot_start_games_without_the_group_key(app: Flask, client: FlaskClient,
+                                                               post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    other = app.test_client()
+    page = other.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "Thursday night" in page and "Start a game in this group" not in page
+    assert "Make a new group key" not in page
+    refused = post_form(f"/groups/{group_id}/games", {"variant": "pay-me", "players": "Ann\nBob"}, browser=other)
+    assert refused.status_code == 403
+
+
+def test_the_join_link_hands_the_group_key_to_another_phone_which_edits_every_game(
+    app: Flask, client: FlaskClient, post_form: Post
+) -> None:
+    group_id = make_group(client, post_form)
+    key = group_cookie(client, group_id)
+    game = client.post(
+        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        headers={"X-Group-Key": key},
+    ).get_json()
+    other = app.test_client()
+    assert other.get(f"/games/{game['id']}/rounds/new").status_code == 403
+    assert other.get(f"/groups/{group_id}/join?key=wrong").status_code == 403
+    assert other.get(f"/groups/{group_id}/join").status_code == 400
+    joined = other.get(f"/groups/{group_id}/join?key={key}")
+    assert joined.status_code == 303 and joined.headers["Cache-Control"] == "no-store"
+    assert other.get(f"/games/{game['id']}/rounds/new").status_code == 200  # the group key edits the game
+    assert "Start a game in this group" in other.get(f"/groups/{group_id}").get_data(as_text=True)
+
+
+def test_a_new_group_key_locks_out_the_old_one(app: Flask, client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    old = group_cookie(client, group_id)
+    other = app.test_client()
+    other.get(f"/groups/{group_id}/join?key={old}")
+    assert post_form(f"/groups/{group_id}/key", {}, browser=app.test_client()).status_code == 403
+    replaced = post_form(f"/groups/{group_id}/key", {})
+    assert replaced.status_code == 303
+    assert group_cookie(client, group_id) != old
+    assert "Start a game in this group" not in other.get(f"/groups/{group_id}").get_data(as_text=True)
+    body = {"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id}
+    assert client.post("/api/games", json=body, headers={"X-Group-Key": old}).status_code == 403
+
+
+def test_the_statistics_download_as_csv(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    key = group_cookie(client, group_id)
+    game = client.post(
+        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        headers={"X-Group-Key": key},
+    ).get_json()
+    for went_out in ["Ann"] * 11:
+        body = {"went_out": went_out, "scores": {"Ann": 0, "Bob": 3}}
+        assert client.post(f"/api/games/{game['id']}/rounds", json=body, headers=edit_key(game)).status_code == 201
+    response = client.get(f"/groups/{group_id}/statistics.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows[0][:4] == ["name", "games", "wins", "win_rate"]
+    assert rows[1][:7] == ["Ann", "1", "1", "1.0", "0.0", "0", "0"]
+    assert rows[2][:7] == ["Bob", "1", "0", "0.0", "3.0", "33", "33"]
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "won by Ann" in page and "<svg" in page and "Ratings after each finished game" in page
+
+
+def test_the_home_page_lists_groups_apart_from_loose_games(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    key = group_cookie(client, group_id)
+    grouped = client.post(
+        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        headers={"X-Group-Key": key},
+    ).get_json()
+    loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Zed", "Yo"]}).get_json()
+    home = client.get("/").get_data(as_text=True)
+    assert f"/groups/{group_id}" in home and "Thursday night" in home
+    assert f"/games/{loose['id']}" in home and f"/games/{grouped['id']}" not in home
+
+
+def test_a_rematch_stays_in_the_group(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    started = post_form(f"/groups/{group_id}/games", {"variant": "pay-me", "players": "Ann\nBob"})
+    game_id = started.headers["Location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{game_id}").get_json()
+    group_key = {"X-Edit-Key": group_cookie(client, group_id)}  # the group's key edits its games through the API
+    for _ in range(11):
+        body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 2}, "version": state["version"]}
+        state = client.post(f"/api/games/{game_id}/rounds", json=body, headers=group_key).get_json()
+    rematch = post_form(f"/games/{game_id}/rematch", {"version": state["version"]})
+    assert rematch.status_code == 303, rematch.get_data(as_text=True)
+    new_id = rematch.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{new_id}").get_json()["group"] == group_id
+
+
+def test_an_unknown_group_page_is_404(client: FlaskClient, post_form: Post) -> None:
+    assert client.get("/groups/nope").status_code == 404
+    assert client.get("/groups/nope/statistics.csv").status_code == 404
+    assert client.get("/groups/nope/join?key=x").status_code == 404
+    assert post_form("/groups/nope/games", {"variant": "pay-me", "players": "Ann\nBob"}).status_code == 404
+    assert post_form("/groups/nope/key", {}).status_code == 404
