@@ -739,15 +739,17 @@ def _search_layoffs(
         if local in extended_by:
             return extended_by[local]
         key = (declarer[index], used)
-        if key not in shared:
+        extended = shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
+        if extended is _UNCHECKED:
             if len(shared) >= _EXTENDED_LIMIT:
                 shared.clear()
             try:
-                shared[key] = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
+                extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
             except IllegalLayoff:
-                shared[key] = None
-        extended_by[local] = shared[key]
-        return extended_by[local]
+                extended = None
+            shared[key] = extended
+        extended_by[local] = extended
+        return extended
 
     def search(index: int, cards: Counter[Card]) -> _Best:
         key = (index, frozenset(cards.items()))
@@ -791,6 +793,7 @@ def _search_layoffs(
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
 _EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]] = {}
 _EXTENDED_LIMIT = 20_000
+_UNCHECKED = TableMeld(MeldKind.SET, (), ())
 
 
 def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]:
