@@ -729,18 +729,27 @@ def _search_layoffs(
     """
     values = penalty_values(rules.options.penalty_table, info)
     known: dict[tuple[int, frozenset[tuple[Card, int]]], _Best] = {}
-
+    shared = _extensions(rules, info)
     extended_by: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
 
     def extend(index: int, used: tuple[Card, ...]) -> TableMeld | None:
-        """The meld after the lay-off, or None where it is not legal; remembered per meld and cards."""
-        key = (index, used)
-        if key not in extended_by:
+        """The meld after the lay-off, or None where it is not legal; remembered per meld and cards,
+        across hands too, as the later players of a round meet the same melds (D6)."""
+        local = (index, used)
+        if local in extended_by:
+            return extended_by[local]
+        key = (declarer[index], used)
+        extended = shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
+        if extended is _UNCHECKED:
+            if len(shared) >= _EXTENDED_LIMIT:
+                shared.clear()
             try:
-                extended_by[key] = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
+                extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
             except IllegalLayoff:
-                extended_by[key] = None
-        return extended_by[key]
+                extended = None
+            shared[key] = extended
+        extended_by[local] = extended
+        return extended
 
     def search(index: int, cards: Counter[Card]) -> _Best:
         key = (index, frozenset(cards.items()))
@@ -751,10 +760,17 @@ def _search_layoffs(
         else:
             kept = search(index + 1, cards)
             result = (kept[0], kept[1], (declarer[index], *kept[2]), kept[3])
-            for used in _layoff_candidates(declarer[index], cards, rules, info, values):
+            chosen = -1  # where the best so far comes in the order of the candidates (kept first)
+            groups = list(_layoff_candidates(declarer[index], cards, rules, info, values))
+            # The dearest lay-offs are tried first, as they usually bring the best penalty and let
+            # the bounds below skip the rest; a tie still goes to the earlier candidate.
+            shed = [sum(values[card.code] for card in used) for used in groups]
+            for order in sorted(range(len(groups)), key=lambda number: -shed[number]):
+                used = groups[order]
                 # Keeping the cards instead scores at most their points more, so a lay-off that
-                # cannot bring the penalty down to the best found so far is not tried.
-                if kept[0].penalty - sum(values[card.code] for card in used) > result[0].penalty:
+                # cannot bring the penalty down to the best found so far is not tried, nor one
+                # that at best ties it while laying off more cards (D11).
+                if (max(0, kept[0].penalty - shed[order]), len(used)) > _preference(result)[:2]:
                     continue
                 extended = extend(index, used)
                 if extended is None:
@@ -765,13 +781,25 @@ def _search_layoffs(
                     continue
                 height = rest[3] + max(0, _height(declarer[index], extended, info))
                 candidate = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]), height)
-                if _preference(candidate) < _preference(result):
-                    result = candidate
+                if (_preference(candidate), order) < (_preference(result), chosen):
+                    result, chosen = candidate, order
         known[key] = result
         return result
 
     found = search(0, hand)
     return found if _preference(found) < _preference(best) else best
+
+
+# Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]] = {}
+_EXTENDED_LIMIT = 20_000
+_UNCHECKED = TableMeld(MeldKind.SET, (), ())
+
+
+def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]:
+    if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
+        _EXTENDED.clear()
+    return _EXTENDED.setdefault((rules, info), {})
 
 
 def _wild_groups(
