@@ -48,8 +48,11 @@ def phones(browser: Any) -> Iterator[Any]:
 
 
 def _join(page: Any, base_url: str, game: dict[str, Any]) -> None:
-    page.goto(f"{base_url}/games/{game['id']}/join?key={game['edit_key']}")
-    page.wait_for_load_state("load")
+    """Give this phone the edit key through the join page's form (with or without script)."""
+    page.goto(f"{base_url}/games/{game['id']}/join")
+    page.get_by_label("Edit key").fill(game["edit_key"])
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"{base_url}/games/{game['id']}")
 
 
 class Counter:
