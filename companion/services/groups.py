@@ -23,7 +23,7 @@ from companion.errors import InvalidInput, NotAllowed, NotFound
 from companion.extensions import db
 from companion.models import Game, Group
 from companion.services import chart, kinds, play_or_pay, rummy
-from companion.services.store import MAX_NAME_LENGTH, commit, engine_call, hash_key
+from companion.services.store import MAX_NAME_LENGTH, commit, engine_call, hash_key, safe_cell
 from engine import groups as stats
 
 MAX_GROUP_NAME = 80
@@ -308,11 +308,11 @@ def statistics_csv(view: GroupView) -> str:
     writer.writerow(CSV_COLUMNS)
     for line in view.players:
         row = line.as_json()
-        writer.writerow(["" if row[column] is None else row[column] for column in CSV_COLUMNS])
+        writer.writerow([safe_cell("" if row[column] is None else row[column]) for column in CSV_COLUMNS])
     writer.writerow([])
     writer.writerow(["from", "to", "cents"])
     for pay in view.settle_up:
-        writer.writerow([pay.payer, pay.payee, pay.cents])
+        writer.writerow([safe_cell(pay.payer), safe_cell(pay.payee), pay.cents])
     return out.getvalue()
 
 

@@ -362,3 +362,17 @@ def commit() -> None:
     except (StaleDataError, IntegrityError) as error:
         db.session.rollback()
         raise Conflict("someone else changed this game at the same moment; reload it and try again") from error
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell that a spreadsheet will not run as a formula: text starting with = + - @ gets a quote.
+
+    >>> safe_cell("=HYPERLINK(1)"), safe_cell("Ann"), safe_cell(-5)
+    ("'=HYPERLINK(1)", 'Ann', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

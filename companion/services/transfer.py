@@ -43,7 +43,16 @@ from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.security import hand_size_error
 from companion.services import disputes, groups, kinds, play_or_pay, pot, rummy
-from companion.services.store import PRESETS, choose_first_dealer, clean_players, commit, hash_key, is_whole, rules_for
+from companion.services.store import (
+    PRESETS,
+    choose_first_dealer,
+    clean_players,
+    commit,
+    hash_key,
+    is_whole,
+    rules_for,
+    safe_cell,
+)
 from engine import play_or_pay as pop
 from engine.errors import EngineError
 from engine.scoring import verify_round_scores
@@ -193,20 +202,6 @@ def export_filename(game: Game, extension: str) -> str:
 
 
 # ---------------------------------------------------------------- CSV
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: object) -> object:
-    """A CSV cell that a spreadsheet will not run as a formula: text starting with = + - @ gets a quote.
-
-    >>> safe_cell("=HYPERLINK(1)"), safe_cell("Ann"), safe_cell(-5)
-    ("'=HYPERLINK(1)", 'Ann', -5)
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
 
 def _csv(header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
     out = io.StringIO()

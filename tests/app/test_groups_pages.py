@@ -144,6 +144,14 @@ def test_the_statistics_download_as_csv(client: FlaskClient, post_form: Post) ->
     assert "won by Ann" in page and "<svg" in page and "Ratings after each finished game" in page
 
 
+def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(client: FlaskClient) -> None:
+    group = client.post("/api/groups", json={"name": "Thursday", "players": ["=HYPERLINK(1)", "Bob"]}).get_json()
+    response = client.get(f"/groups/{group['id']}/statistics.csv")
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert [rows[1][0], rows[2][0]] == ["'=HYPERLINK(1)", "Bob"]
+
+
 def test_the_home_page_lists_groups_apart_from_loose_games(client: FlaskClient, post_form: Post) -> None:
     group_id = make_group(client, post_form)
     key = group_cookie(client, group_id)
