@@ -22,6 +22,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from companion.errors import InvalidInput
 from companion.services.pot import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
 from companion.services.store import OPTION_SPECS
 
@@ -81,12 +82,12 @@ class FirstDealerForm(FlaskForm):
             return None, method, self.scorekeeper_name()
         return self.dealer_name(), method, None
 
-    def dealer_problem(self) -> str | None:
-        """The sentence for a way that needs a player when none was chosen, else None."""
-        dealer, method, _ = self.dealer_choice()
+    def checked_dealer_choice(self) -> tuple[str | None, str | None, str | None]:
+        """dealer_choice, or InvalidInput when the way needs a player and none was chosen."""
+        dealer, method, scorekeeper = self.dealer_choice()
         if dealer is None and method in DEALER_MISSING:
-            return DEALER_MISSING[method]
-        return None
+            raise InvalidInput(DEALER_MISSING[method])
+        return dealer, method, scorekeeper
 
     def dealer_name(self) -> str | None:
         """The chosen first dealer's name, or None for a random draw."""

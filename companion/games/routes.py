@@ -10,7 +10,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
-from companion.errors import Conflict, InvalidInput, ServiceError, error_page, sentence
+from companion.errors import Conflict, ServiceError, error_page, sentence
 from companion.games.forms import (
     POINTS_PATTERN,
     ActionForm,
@@ -125,11 +125,8 @@ def new_game() -> Any:
     set_dealer_ways(form, ways, preset.max_players)
     error = None
     if form.validate_on_submit():
-        dealer, method, scorekeeper = form.dealer_choice()
         try:
-            problem = form.dealer_problem()
-            if problem:
-                raise InvalidInput(problem)
+            dealer, method, scorekeeper = form.checked_dealer_choice()
             game, key = rummy.create_game(
                 variant, form.player_names(), form.option_values(), dealer, method, scorekeeper
             )

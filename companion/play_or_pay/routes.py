@@ -39,11 +39,8 @@ def new_play_or_pay() -> Any:
     form = _new_game_form()
     error = None
     if form.validate_on_submit():
-        dealer, method, scorekeeper = form.dealer_choice()
         try:
-            problem = form.dealer_problem()
-            if problem:
-                raise InvalidInput(problem)
+            dealer, method, scorekeeper = form.checked_dealer_choice()
             game, key = kinds.create_game(
                 play_or_pay.PLAY_OR_PAY, form.player_names(), {"chips": form.chips.data}, dealer, method, scorekeeper
             )
