@@ -26,8 +26,7 @@ def add_event(game: Game) -> tuple[Response, int]:
     if kinds.of(game).in_rounds:
         raise InvalidInput(play_or_pay.EVENTS_REFUSED)
     bodies.event()  # the structure; the services check the players and cards
-    kind, data = play_or_pay.parse_event(game, body)
-    after = play_or_pay.add_event(game, kind, data, body.get("version"))
+    after = play_or_pay.record_event(game, body, body.get("version"))
     answer = after.as_json()
     answer["version"] = game.version
     answer["group"] = game.group_id  # as in every game state (kinds.state_json)

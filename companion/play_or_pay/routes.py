@@ -110,8 +110,7 @@ def hand_event(game_id: str) -> Any:
     elif kind != "pay":
         abort(400, description=FORM_INCOMPLETE)
     try:
-        event, data = play_or_pay.parse_event(game, body)
-        play_or_pay.add_event(game, event, data, form.expected_version())
+        play_or_pay.record_event(game, body, form.expected_version())
     except ServiceError as failure:
         return _fail(game, failure)
     return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="hand"), 303)
@@ -129,8 +128,7 @@ def quick_hand(game_id: str) -> Any:
     }
     try:
         body = _quick_body(game, winner, entered)
-        event, data = play_or_pay.parse_event(game, body)
-        play_or_pay.add_event(game, event, data, form.expected_version())
+        play_or_pay.record_event(game, body, form.expected_version())
     except ServiceError as failure:
         return _fail(game, failure, entered)
     return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="hands"), 303)
@@ -177,8 +175,7 @@ def purchase(game_id: str) -> Any:
         return _hand_page(game, f"Chips bought: {message}", 400)
     body = {"type": "purchase", "player": form.player.data, "chips": form.chips.data}
     try:
-        event, data = play_or_pay.parse_event(game, body)
-        play_or_pay.add_event(game, event, data, form.expected_version())
+        play_or_pay.record_event(game, body, form.expected_version())
     except ServiceError as failure:
         return _fail(game, failure)
     return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="buy"), 303)

@@ -300,6 +300,12 @@ def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any
     return str(data.pop("type")), data
 
 
+def record_event(game: Game, body: Mapping[str, Any], expected_version: object = None) -> Table:
+    """Read an event from a request body (parse_event) and record it (add_event)."""
+    kind, data = parse_event(game, body)
+    return add_event(game, kind, data, expected_version)
+
+
 def add_event(game: Game, kind: str, data: dict[str, Any], expected_version: object = None) -> Table:
     """Record an event after the engine accepts it; nothing is stored when it is refused."""
     check_version(game, expected_version)
