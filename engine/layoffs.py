@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MeldKind, check_meld, rank_at, rank_positions, run_range
-from engine.rules import RuleSet
+from engine.melds import MAX_RUN, MeldKind, check_meld, rank_at, rank_positions, run_range
+from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, arrange, going_out, penalty_values
+from engine.solver import Arrangement, Settings, SubHands, arrange, going_out, penalty_values
 
 __all__ = [
     "LayoffScore",
@@ -97,6 +97,8 @@ class TableMeld:
         >>> sorted(str(reading) for reading in meld.readings)
         ['5H 6H JK=7H', 'JK=4H 5H 6H']
         """
+        if not self.others:
+            return (self,)
         return (replace(self, others=(), written=()), *self.others)
 
 
@@ -374,18 +376,23 @@ def verify_layoff(
     if not cards:
         raise IllegalLayoff("no_cards", "A lay-off needs at least one card.")
     meld = melds[target]
+    extended = _layoff_or_none(meld, cards, rules, info)
+    if extended is not None:
+        return extended
+    # Illegal on every reading: the first reading's reason, in the words of the full check.
     what = f"{' '.join(str(card) for card in cards)} cannot be laid off on {meld}"
-    extended: list[TableMeld] = []
-    problems: list[IllegalLayoff] = []
     for reading in meld.readings:
-        try:
-            extended.append(_extend(reading, cards, rules, info, what))
-        except IllegalLayoff as problem:
-            problems.append(problem)
+        _extend(reading, cards, rules, info, what)
+    raise AssertionError(f"{what}: every reading refused it, yet none says why")
+
+
+def _layoff_or_none(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+    """The meld as extended by the lay-off, or None where no reading takes the cards."""
+    extended = [after for reading in meld.readings if (after := _extend_or_none(reading, cards, rules, info))]
     if not extended:
-        raise problems[0]
+        return None
     # A laid-off wild goes to the upper end of a run (D11); the first reading wins a tie.
-    chosen = max(extended, key=lambda after: _height(meld, after, info))
+    chosen = max(extended, key=lambda after: _height(meld, after, info)) if len(extended) > 1 else extended[0]
     return _still_open(meld, chosen, rules, info)
 
 
@@ -393,6 +400,20 @@ def _extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
     if reading.kind is MeldKind.SET:
         return _extend_set(reading, cards, rules, info, what)
     return _extend_run(reading, cards, rules, info, what)
+
+
+def _extend_or_none(
+    reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo
+) -> TableMeld | None:
+    """What _extend gives, or None where it refuses; decided without the full meld check where the
+    quick one is sure (see _quick_extend), as a lay-off search asks this many times per hand."""
+    quick = _quick_extend(reading, cards, rules, info)
+    if quick is not _UNSURE:
+        return quick
+    try:
+        return _extend(reading, cards, rules, info, "")
+    except IllegalLayoff:
+        return None
 
 
 def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
@@ -429,15 +450,13 @@ def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: Roun
     for reading in before.readings:
         if wilds and reading.kind is not chosen.kind:
             continue
-        try:
-            after = _extend(
-                reading,
-                pinned if reading.kind is chosen.kind else tuple(map(MeldCard, (c for c, _, _ in added))),
-                rules,
-                info,
-                "",
-            )
-        except IllegalLayoff:
+        after = _extend_or_none(
+            reading,
+            pinned if reading.kind is chosen.kind else tuple(map(MeldCard, (c for c, _, _ in added))),
+            rules,
+            info,
+        )
+        if after is None:
             continue
         if after != chosen and _wild_cells(_added(reading, after), after, info) == wilds:
             others.append(after)
@@ -596,6 +615,153 @@ def _place_run(
     raise first_problem or IllegalLayoff("ace_not_allowed", f"{what}: a run cannot go beyond its ends.")
 
 
+# --- the quick lay-off check ----------------------------------------------------
+#
+# _extend judges each extended meld with the full meld check (check_meld), which looks for every
+# arrangement of the cards (D10). Where every card of the extended meld has a fixed place (each
+# wild written with the card it stands for) and wilds never count as natural, that check comes down
+# to a few rules on the places, so the quick check below applies them directly; where it cannot be
+# sure (a wild standing for itself, which the full check may move; a 13-card run with an ace, which
+# may stand at either end; a wild in its own place counting as natural) it says so, and the full
+# check decides. tests/engine/test_layoff_quick.py holds the two to the same answers.
+
+_UNSURE = TableMeld(MeldKind.RUN, (), ())
+
+
+def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+    """_extend's answer (None for a refusal), or _UNSURE."""
+    if rules.options.wild_in_place_natural:
+        return _UNSURE
+    for held in cards:
+        if held.role is not None and not info.is_wild(held.card):
+            return _UNSURE  # refused by the full check, in its own words
+    if reading.kind is MeldKind.SET:
+        return _quick_set(reading, cards, rules, info)
+    return _quick_run(reading, cards, rules, info)
+
+
+def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+    rank = meld.read_as[0].rank
+    for held in cards:
+        stands = held.role or held.card
+        if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
+            return None
+    combined = meld.meld_cards + cards
+    read_as: list[Card | None] = []
+    fixed = 0
+    for held in combined:
+        if held.role is not None or not info.is_wild(held.card):
+            read_as.append(held.role or held.card)
+            fixed += 1
+        elif held.card.rank == rank:
+            return _UNSURE  # a wild of the set's rank standing for itself
+        else:
+            read_as.append(None)
+    if fixed < 2:
+        return _UNSURE
+    # As the full check reads a set: each free wild takes a suit the set is missing, in turn.
+    taken = [card.suit for card in read_as if card is not None]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    filled = []
+    for card in read_as:
+        if card is None:
+            suit = missing.pop(0) if len(missing) > 1 else missing[0]
+            card = Card(rank, suit)
+        filled.append(card)
+    wilds = sum(1 for held in combined if info.is_wild(held.card))
+    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(combined):
+        return None
+    if rules.options.distinct_suit_sets and len({card.suit for card in filled}) < 3:
+        return _UNSURE
+    return TableMeld(MeldKind.SET, tuple(held.card for held in combined), tuple(filled))
+
+
+def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+    """_extend_run step by step, each extended run judged by _quick_judge_run."""
+    suit = meld.read_as[0].suit
+    assert suit is not None
+    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
+    occupied = set(meld.positions)
+    placed: list[tuple[MeldCard, tuple[int, ...]]] = []
+    free: list[MeldCard] = []
+    for held in cards:
+        if held.role is None and info.is_wild(held.card):
+            free.append(held)
+            continue
+        stands = held.role or held.card
+        if stands.suit != suit:
+            return None
+        assert stands.rank is not None
+        outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if place not in occupied)
+        if not outside:
+            return None
+        placed.append((held, tuple(sorted(outside, key=lambda place: _distance(place, meld.positions)))))
+    for choice in itertools.product(*(places for _, places in placed)):
+        if len(set(choice)) < len(choice):
+            continue
+        fixed = {place: held for place, (held, _) in zip(choice, placed, strict=True)}
+        found = _quick_place_run(meld, fixed, free, suit, rules, info)
+        if found is not None:
+            return found
+    return None
+
+
+def _quick_place_run(
+    meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, info: RoundInfo
+) -> TableMeld | None:
+    """_place_run with _quick_judge_run."""
+    taken = set(meld.positions) | set(fixed)
+    low, high = min(taken), max(taken)
+    gaps = [place for place in range(low, high + 1) if place not in taken]
+    if len(gaps) > len(free):
+        return None
+    extras = len(free) - len(gaps)
+    for above in range(extras, -1, -1):
+        places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
+        if not all(1 <= place <= 14 for place in places):
+            continue
+        layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+        layout.update(
+            (place, (held.card, Card(rank_at(place), suit))) for place, held in zip(places, free, strict=True)
+        )
+        layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
+        found = _quick_judge_run(layout, suit, rules, info)
+        if found is not None:
+            return found
+    return None
+
+
+def _quick_judge_run(
+    layout: dict[int, tuple[Card, Card]], suit: Suit, rules: RuleSet, info: RoundInfo
+) -> TableMeld | None:
+    """The full check's verdict on a run whose every card has its place (card and what it stands
+    for, by place), or _UNSURE."""
+    positions = tuple(sorted(layout))
+    cards = tuple(layout[place][0] for place in positions)
+    read_as = tuple(layout[place][1] for place in positions)
+    wild_places = []
+    for place, card, stands in zip(positions, cards, read_as, strict=True):
+        if info.is_wild(card):
+            if card == stands:
+                return _UNSURE  # written without its role, so the full check may move it
+            wild_places.append(place)
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    count = len(positions)
+    legal = (
+        count <= MAX_RUN
+        and positions[-1] - positions[0] == count - 1
+        and lowest <= positions[0]
+        and positions[-1] <= highest
+        and not (rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wild_places) > count)
+        and not (rules.options.no_adjacent_wilds and any(b - a == 1 for a, b in itertools.pairwise(wild_places)))
+    )
+    if legal:
+        return TableMeld(MeldKind.RUN, cards, read_as, positions)
+    if count == MAX_RUN and any(stands.rank is Rank.ACE for stands in read_as):
+        return _UNSURE  # the ace might stand at the other end
+    return None
+
+
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
     return list(dict.fromkeys(itertools.permutations(cards)))
 
@@ -686,14 +852,13 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
     )
 
 
-# The arrangement of the cards kept, the lay-offs, the declarer's melds after them, and how high
-# the laid-off wilds stand (D11 prefers the upper end of a run).
-_Best = tuple[Arrangement, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], int]
-
-
-def _preference(best: _Best) -> tuple[int, int, int]:
-    """D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest."""
-    return best[0].penalty, sum(len(cards) for _, cards in best[1]), -best[3]
+# What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
+# multiplier), the cards laid off, how high the laid-off wilds stand (D11 prefers the upper end of
+# a run), the lay-offs, the declarer's melds after them, and the counts of the cards kept.
+_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], tuple[int, ...]]
+# A candidate lay-off onto one meld: where it comes in the order the candidates are made, the
+# cards, their points, and how many of each of the hand's distinct cards they take.
+_Candidate = tuple[int, tuple[Card, ...], int, tuple[int, ...]]
 
 
 def score_with_layoffs(
@@ -701,93 +866,159 @@ def score_with_layoffs(
 ) -> LayoffScore:
     """Minimum penalty over own melds, lay-offs onto the declarer's melds, and leftovers."""
     values = penalty_values(rules.options.penalty_table, info)
-
-    def solve(cards: Counter[Card]) -> Arrangement:
-        return arrange(list(cards.elements()), rules, info, values)
-
-    best: _Best = (solve(Counter(hand)), (), tuple(declarer), 0)
+    held = Counter(hand)
+    layoffs: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    after = tuple(declarer)
     if rules.options.lay_offs and declarer:
-        best = _search_layoffs(Counter(hand), tuple(declarer), rules, info, solve, best)
-    arrangement, layoffs, after, _ = best
+        search = _LayoffSearch(held, tuple(declarer), rules, info, values)
+        _, _, _, layoffs, after, counts = search.best()
+        held = Counter({card: count for card, count in zip(search.keys, counts, strict=True) if count})
+    arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
     placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
     return LayoffScore(scored, layoffs, after, placed)
 
 
-def _search_layoffs(
-    hand: Counter[Card],
-    declarer: tuple[TableMeld, ...],
-    rules: RuleSet,
-    info: RoundInfo,
-    solve: Callable[[Counter[Card]], Arrangement],
-    best: _Best,
-) -> _Best:
-    """Try every lay-off onto each declarer meld in turn; the rest of the hand goes to the solver.
+class _LayoffSearch:
+    """Every lay-off onto each declarer meld in turn; the rest of the hand is scored by the solver.
 
-    The best choice for melds i, i+1, ... depends only on i and the cards still in hand, so it
-    is remembered per (i, cards).
+    The best choice for melds i, i+1, ... depends only on i and the cards still in hand, so it is
+    remembered per (i, cards). The cards are counted per distinct card of the hand, in the order
+    the hand first shows them. Only the points of the cards kept are needed during the search, and
+    they come from the solver's results per number of wilds (engine.solver.SubHands): a lay-off
+    with more or fewer wild cards costs no new solve. The kept cards are arranged once, at the end.
     """
-    values = penalty_values(rules.options.penalty_table, info)
-    known: dict[tuple[int, frozenset[tuple[Card, int]]], _Best] = {}
-    shared = _extensions(rules, info)
-    extended_by: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
 
-    def extend(index: int, used: tuple[Card, ...]) -> TableMeld | None:
-        """The meld after the lay-off, or None where it is not legal; remembered per meld and cards,
-        across hands too, as the later players of a round meet the same melds (D6)."""
+    def __init__(
+        self, hand: Counter[Card], declarer: tuple[TableMeld, ...], rules: RuleSet, info: RoundInfo, values: list[int]
+    ):
+        self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
+        self.keys = tuple(hand)
+        self.start = tuple(hand.values())
+        self.at = {card: index for index, card in enumerate(self.keys)}
+        wild = [info.is_wild(card) for card in self.keys]
+        self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
+        self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
+        self.wild_count = sum(self.start[index] for index in self.wild_at)
+        self.sub_hands: SubHands | None = None
+        if not rules.options.wild_in_place_natural:
+            self.sub_hands = SubHands(
+                [self.keys[index].code for index in self.natural_at],
+                [self.start[index] for index in self.natural_at],
+                [values[self.keys[index].code] for index in self.wild_at for _ in range(self.start[index])],
+                rules,
+                values,
+            )
+        self.costs: dict[tuple[int, ...], int] = {}
+        self.known: dict[tuple[int, tuple[int, ...]], _Found] = {}
+        # Per meld, the hand's distinct cards its candidates can use: wilds, and naturals of a rank
+        # or suit one of its readings has.
+        self.relevant = [self._relevant(meld) for meld in declarer]
+        self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
+        self.shared = _extensions(rules, info)
+        self.extended: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
+        self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
+
+    def best(self) -> _Found:
+        return self.search(0, self.start)
+
+    def _relevant(self, meld: TableMeld) -> tuple[int, ...]:
+        ranks = {reading.read_as[0].rank for reading in meld.readings if reading.kind is MeldKind.SET}
+        suits = {reading.read_as[0].suit for reading in meld.readings if reading.kind is MeldKind.RUN}
+        return tuple(
+            index
+            for index, card in enumerate(self.keys)
+            if index in self.wild_at or card.rank in ranks or card.suit in suits
+        )
+
+    def cost(self, counts: tuple[int, ...]) -> int:
+        """The least penalty (no multiplier) of the cards kept."""
+        if self.sub_hands is not None:
+            naturals = tuple(counts[index] for index in self.natural_at)
+            wilds_gone = self.wild_count - sum(counts[index] for index in self.wild_at)
+            return self.sub_hands.leftover(naturals, wilds_gone)
+        known = self.costs.get(counts)
+        if known is None:
+            kept = [card for card, count in zip(self.keys, counts, strict=True) for _ in range(count)]
+            known = self.costs[counts] = arrange(kept, self.rules, self.info, self.values).penalty
+        return known
+
+    def _candidates(self, index: int, counts: tuple[int, ...]) -> list[_Candidate]:
+        """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
+        key = (index, tuple(counts[at] for at in self.relevant[index]))
+        known = self.candidates.get(key)
+        if known is not None:
+            return known
+        cards = Counter({card: count for card, count in zip(self.keys, counts, strict=True) if count})
+        made = []
+        groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
+        for order, used in enumerate(groups):
+            taken = [0] * len(self.keys)
+            for card in used:
+                taken[self.at[card]] += 1
+            made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
+        made.sort(key=lambda candidate: -candidate[2])
+        self.candidates[key] = made
+        return made
+
+    def extend(self, index: int, used: tuple[Card, ...]) -> TableMeld | None:
+        """The meld after the lay-off, or None where it is not legal; the check is remembered per
+        meld and cards across hands too, as the later players of a round meet the same melds (D6)."""
         local = (index, used)
-        if local in extended_by:
-            return extended_by[local]
-        key = (declarer[index], used)
-        extended = shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
+        if local in self.extended:
+            return self.extended[local]
+        meld = self.declarer[index]
+        key = (meld, used)
+        extended = self.shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
         if extended is _UNCHECKED:
-            if len(shared) >= _EXTENDED_LIMIT:
-                shared.clear()
-            try:
-                extended = verify_layoff(declarer, index, [MeldCard(card) for card in used], rules, info)
-            except IllegalLayoff:
-                extended = None
-            shared[key] = extended
-        extended_by[local] = extended
+            if len(self.shared) >= _EXTENDED_LIMIT:
+                self.shared.clear()
+            # What verify_layoff answers, without wording a refusal.
+            extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
+            self.shared[key] = extended
+        self.extended[local] = extended
         return extended
 
-    def search(index: int, cards: Counter[Card]) -> _Best:
-        key = (index, frozenset(cards.items()))
-        if key in known:
-            return known[key]
-        if index == len(declarer):
-            result: _Best = (solve(cards), (), (), 0)
-        else:
-            kept = search(index + 1, cards)
-            result = (kept[0], kept[1], (declarer[index], *kept[2]), kept[3])
-            chosen = -1  # where the best so far comes in the order of the candidates (kept first)
-            groups = list(_layoff_candidates(declarer[index], cards, rules, info, values))
-            # The dearest lay-offs are tried first, as they usually bring the best penalty and let
-            # the bounds below skip the rest; a tie still goes to the earlier candidate.
-            shed = [sum(values[card.code] for card in used) for used in groups]
-            for order in sorted(range(len(groups)), key=lambda number: -shed[number]):
-                used = groups[order]
-                # Keeping the cards instead scores at most their points more, so a lay-off that
-                # cannot bring the penalty down to the best found so far is not tried, nor one
-                # that at best ties it while laying off more cards (D11).
-                if (max(0, kept[0].penalty - shed[order]), len(used)) > _preference(result)[:2]:
-                    continue
-                extended = extend(index, used)
-                if extended is None:
-                    continue
-                rest = search(index + 1, cards - Counter(used))
-                laid = len(used) + sum(len(cards) for _, cards in rest[1])
-                if (rest[0].penalty, laid) > _preference(result)[:2]:
-                    continue
-                height = rest[3] + max(0, _height(declarer[index], extended, info))
-                candidate = (rest[0], ((index, used), *rest[1]), (extended, *rest[2]), height)
-                if (_preference(candidate), order) < (_preference(result), chosen):
-                    result, chosen = candidate, order
-        known[key] = result
-        return result
+    def height(self, index: int, used: tuple[Card, ...], extended: TableMeld) -> int:
+        """How high the wilds of a lay-off stand (D11), found only for lay-offs that may be chosen."""
+        height = self.heights.get((index, used))
+        if height is None:
+            height = self.heights[(index, used)] = max(0, _height(self.declarer[index], extended, self.info))
+        return height
 
-    found = search(0, hand)
-    return found if _preference(found) < _preference(best) else best
+    def search(self, index: int, counts: tuple[int, ...]) -> _Found:
+        key = (index, counts)
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        if index == len(self.declarer):
+            result: _Found = (self.cost(counts), 0, 0, (), (), counts)
+            self.known[key] = result
+            return result
+        kept = self.search(index + 1, counts)
+        result = (kept[0], kept[1], kept[2], kept[3], (self.declarer[index], *kept[4]), kept[5])
+        chosen = -1  # where the best so far comes in the order of the candidates (kept first)
+        for order, used, shed, taken in self._candidates(index, counts):
+            # Keeping the cards instead scores at most their points more, so a lay-off that cannot
+            # bring the penalty down to the best found so far is not tried, nor one that at best
+            # ties it while laying off more cards (D11).
+            if (max(0, kept[0] - shed), len(used)) > (result[0], result[1]):
+                continue
+            extended = self.extend(index, used)
+            if extended is None:
+                continue
+            rest = self.search(index + 1, tuple(count - take for count, take in zip(counts, taken, strict=True)))
+            laid = len(used) + rest[1]
+            if (rest[0], laid) > (result[0], result[1]):
+                continue
+            height = rest[2] + self.height(index, used, extended)
+            # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
+            # a tie goes to the candidate made first.
+            if (rest[0], laid, -height, order) < (result[0], result[1], -result[2], chosen):
+                result = (rest[0], laid, height, ((index, used), *rest[3]), (extended, *rest[4]), rest[5])
+                chosen = order
+        self.known[key] = result
+        return result
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.

@@ -112,6 +112,8 @@ def _delta(used: Sequence[int]) -> int:
 
 def _pack(counts: Sequence[int]) -> int:
     return sum(count << 2 * index for index, count in enumerate(counts))
+
+
 # What the search chose for a state and a wild count: a card left over, or a meld.
 _Choice = int | _Meld
 
@@ -478,6 +480,105 @@ def _solve(
         melds.append(tuple(wild_pool[: extra_shares[0]]))
     unmelded.extend(wild_values[melded_wilds:])
     return best_cost, melds, unmelded
+
+
+class SubHands:
+    """The least leftover value (no multiplier) of parts of one hand: the hand less some of its
+    naturals and its dearest wild cards, as lay-offs leave it (D7).
+
+    The hand's naturals are split into components once, with every wild card of the hand counted;
+    each distinct count of naturals is then solved once for every number of wilds melded (the
+    components' per-wild-count results), so that the same naturals with fewer wilds cost a few
+    additions. A component solved for more wilds than are left is still exact: the counts of
+    wilds that cannot be melded are simply not read, and the wilds left are never dearer than the
+    dearest the component was built for. Not for `wild_in_place_natural`, where which wild cards
+    stand for themselves changes the naturals.
+    """
+
+    def __init__(
+        self,
+        naturals: Sequence[int],
+        counts: Sequence[int],
+        wild_values: Sequence[int],
+        rules: RuleSet,
+        values: Sequence[int],
+    ):
+        """`naturals`: the distinct natural codes of the hand, in the order `leftover` counts them,
+        and `counts` how many of each it holds; `wild_values`: the points of each of its wilds."""
+        settings = _settings(rules)
+        self.wild_values = sorted(wild_values, reverse=True)
+        self.wild_count = wild_count = len(self.wild_values)
+        top_wild = self.wild_values[0] if wild_count else 0
+        # suffix[r]: the points of the wilds from the r-th dearest on
+        self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
+        self.limit = settings.limit
+        self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
+        self.values = values
+        order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
+        codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
+        # Each part: a component (None for a card alone) and the positions of its cards in `naturals`.
+        self.parts: list[tuple[_Component | None, list[int]]] = []
+        for group in _components(codes, wild_count, settings):
+            positions = [order[index] for index in group]
+            if len(group) == 1 and counts[positions[0]] == 1:
+                self.parts.append((None, positions))
+                continue
+            component = _component(
+                tuple(codes[index] for index in group),
+                tuple(values[naturals[at]] for at in positions),
+                wild_count,
+                settings,
+                top_wild,
+            )
+            self.parts.append((component, positions))
+        self.naturals = tuple(naturals)
+        self.memo: dict[tuple[int, ...], tuple[list[int], int]] = {}
+
+    def leftover(self, counts: tuple[int, ...], wilds_gone: int) -> int:
+        """The least leftover value with `counts` of each natural and all but the `wilds_gone`
+        dearest wild cards."""
+        known = self.memo.get(counts)
+        if known is None:
+            known = self.memo[counts] = self._totals(counts)
+        total, fixed = known
+        suffix = self.suffix
+        best = INF
+        for k in range(self.wild_count - wilds_gone + 1):
+            cost = total[k]
+            if cost < INF:
+                cost += suffix[wilds_gone + k]
+                if cost < best:
+                    best = cost
+        return best + fixed
+
+    def _totals(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
+        """The least leftover value of the naturals per number of wilds melded, and the points
+        that do not depend on it."""
+        size = self.wild_count + 1
+        vectors = []
+        loners = []
+        for component, positions in self.parts:
+            if component is None:
+                if counts[positions[0]]:
+                    loners.append(self.values[self.naturals[positions[0]]])
+                continue
+            state = 0
+            for index, at in enumerate(positions):
+                state |= counts[at] << 2 * index
+            if state:
+                vectors.append(component.solve(state)[0])
+        fixed = 0
+        if loners and not self.limit and size > 2:
+            loners.sort(reverse=True)
+            vectors.append(_loners_vector(loners, size))
+        else:
+            fixed = sum(loners)
+        if self.all_wild:
+            vectors.append(_all_wild_vector(size, True))
+        total = vectors[0] if vectors else [0] + [INF] * (size - 1)
+        for vector in vectors[1:]:
+            total = _convolve(total, vector, size)[0]
+        return total, fixed
 
 
 def _shares(total: int, splits: list[list[int]]) -> list[int]:

@@ -520,14 +520,22 @@ class DeclarerMeld:
     roles: tuple[Card, ...]
 
 
-def _run_places(roles: Sequence[Card], ctx: _Context) -> list[int] | None:
-    """The positions of a run's roles, lowest to highest as given, or None if they are no run here."""
+def _run_layouts(roles: Sequence[Card], ctx: _Context) -> list[list[int]]:
+    """Every way the roles lie on a run's places (in the order given): more than one only when an
+    ace may stand at either end and the other roles run from 2 to King (13 cards, one ace: D14)."""
+    layouts = []
     for ace in sorted(ctx.ace_positions) or [0]:
         places = [ace if role.rank == Rank.ACE else int(role.rank or 0) for role in roles]
         low = min(places)
         if sorted(places) == list(range(low, low + len(places))) and ctx.run_low <= low <= max(places) <= ctx.run_high:
-            return places
-    return None
+            layouts.append(places)
+    return layouts
+
+
+def _run_places(roles: Sequence[Card], ctx: _Context) -> list[int] | None:
+    """The positions of a run's roles, lowest to highest as given, or None if they are no run here."""
+    layouts = _run_layouts(roles, ctx)
+    return layouts[0] if layouts else None
 
 
 def _counts_wild(card: Card, role: Card, ctx: _Context) -> bool:
@@ -547,11 +555,13 @@ def reference_declarer_meld_ok(meld: DeclarerMeld, rules: RuleSet, info: RoundIn
         return not ctx.distinct_suits or len({role.suit for role in roles}) >= 3
     if len({role.suit for role in roles}) != 1 or len(cards) > MAX_RUN:
         return False
-    places = _run_places(roles, ctx)
-    if places is None:
-        return False
-    wild_places = {place for place, is_wild in zip(places, wild, strict=True) if is_wild}
-    return not (ctx.no_adjacent and any(place + 1 in wild_places for place in wild_places))
+    # The roles alone may leave open which end an ace stands at (2 to King plus an ace, ace both
+    # ways): the meld is legal when either layout keeps the wild rules.
+    for places in _run_layouts(roles, ctx):
+        wild_places = {place for place, is_wild in zip(places, wild, strict=True) if is_wild}
+        if not (ctx.no_adjacent and any(place + 1 in wild_places for place in wild_places)):
+            return True
+    return False
 
 
 def _can_extend(meld: DeclarerMeld, laid: tuple[Card, ...], ctx: _Context) -> bool:
