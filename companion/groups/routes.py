@@ -30,6 +30,7 @@ from companion.sharing.forms import MAX_KEY_LENGTH
 from companion.sharing.links import JOIN_PARAMETER, join_url, public_base, qr_svg
 
 bp = Blueprint("groups", __name__)
+bp.add_app_template_global(service.group_of_game, "group_of_game")  # templates/groups/_game_link.html
 
 NO_KEY = "Only a phone with this group's key can start games in it. The figures stay visible here."
 

@@ -241,3 +241,21 @@ def test_an_unknown_group_page_is_404(client: FlaskClient, post_form: Post) -> N
     assert post_form("/groups/nope/join", {"key": "x"}).status_code == 404
     assert post_form("/groups/nope/games", {"variant": "pay-me", "players": "Ann\nBob"}).status_code == 404
     assert post_form("/groups/nope/key", {}).status_code == 404
+
+
+def test_a_games_pages_link_back_to_its_group_with_or_without_the_key(
+    app: Flask, client: FlaskClient, post_form: Post
+) -> None:
+    group_id = make_group(client, post_form, name="Thursday <night>")
+    headers = {"X-Group-Key": group_cookie(client, group_id)}
+    link = f'Played in the group <a href="/groups/{group_id}">Thursday &lt;night&gt;</a>'
+    for variant, players in (("pay-me", ["Ann", "Bob"]), ("play-or-pay", ["Ann", "Bob", "Cy"])):
+        body = {"variant": variant, "players": players, "group": group_id}
+        game = client.post("/api/games", json=body, headers=headers).get_json()
+        page_url = f"/games/{game['id']}" if variant == "pay-me" else f"/games/{game['id']}/hand"
+        for phone in (client, app.test_client()):  # this phone holds the group's key; a new one only looks
+            page = phone.get(page_url)
+            assert page.status_code == 200
+            assert link in page.get_data(as_text=True)
+    loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"]}).get_json()
+    assert 'id="game-group"' not in client.get(f"/games/{loose['id']}").get_data(as_text=True)

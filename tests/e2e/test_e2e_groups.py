@@ -63,7 +63,8 @@ def test_two_phones_play_two_games_in_a_group_and_the_group_page_follows(browser
     first.get_by_label("Game", exact=True).select_option("pay-me")
     first.get_by_role("button", name="Start the game").click()
     play_game(first, "Ann", {"Bob": "5"})
-    first.goto(group_url)
+    first.locator("#game-group").get_by_role("link", name="Thursday night").click()  # back to the group
+    expect(first).to_have_url(group_url)
     expect(first.locator("#standings tbody tr").nth(0)).to_contain_text("Ann")
     expect(first.locator("#finished-games")).to_contain_text("won by Ann")
 
