@@ -7,12 +7,14 @@ import csv
 import io
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_INPUT, edit_key
+from tests.conftest import CSRF_INPUT, app_on, edit_key, read_csrf_token
 
 Post = Callable[..., Any]
 
@@ -259,3 +261,24 @@ def test_a_games_pages_link_back_to_its_group_with_or_without_the_key(
             assert link in page.get_data(as_text=True)
     loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"]}).get_json()
     assert 'id="game-group"' not in client.get(f"/games/{loose['id']}").get_data(as_text=True)
+
+
+def test_the_group_links_come_from_the_public_address_never_the_host_header(
+    client: FlaskClient, post_form: Post, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
+) -> None:
+    from companion.sharing import links
+
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
+    group_id = make_group(client, post_form)
+    page = client.get(f"/groups/{group_id}", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page and f'href="http://192.168.1.23/groups/{group_id}"' in page
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)  # the key holder's own host
+    assert f"http://192.168.1.23/groups/{group_id}/join#key=" in page
+    with app_on(tmp_path, database_url, PUBLIC_URL="https://cards.example/") as app:
+        phone = app.test_client()
+        response = phone.post("/groups/new", data={"csrf_token": read_csrf_token(phone), "name": "N", "players": "A"})
+        other_id = response.headers["Location"].rsplit("/", 1)[1]
+        page = phone.get(f"/groups/{other_id}", headers={"Host": "evil.example"}).get_data(as_text=True)
+        assert f'href="https://cards.example/groups/{other_id}"' in page and "evil.example" not in page
+        page = phone.get(f"/groups/{other_id}").get_data(as_text=True)
+        assert f"https://cards.example/groups/{other_id}/join#key=" in page
