@@ -147,9 +147,9 @@ class OptionSpec:
     def parse(self, value: object) -> Any:
         """Read a value given as JSON or as a ``--set KEY=VALUE`` string."""
         if self.kind == "bool":
-            return _parse_bool(self.key, value)
+            return _parse_bool(self.title, value)
         if self.kind == "rounds":
-            return _parse_rounds(self.key, value)
+            return _parse_rounds(self.title, value)
         if self.kind == "number":
             return _parse_number(self, value)
         if self.kind == "sizes":
@@ -170,7 +170,7 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def _parse_bool(key: str, value: object) -> bool:
+def _parse_bool(title: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -178,7 +178,7 @@ def _parse_bool(key: str, value: object) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise OptionError(f'option "{key}" takes true or false, not "{value}"')
+    raise OptionError(f'{title}: on or off, not "{value}"')
 
 
 def _sizes_label(value: Sequence[object]) -> str:
@@ -222,9 +222,14 @@ def _parse_sizes(spec: OptionSpec, value: object) -> tuple[int, ...]:
 def _parse_choice(spec: OptionSpec, value: object) -> Any:
     text = str(value).strip().lower()
     if text not in spec.choices:
-        raise OptionError(f'option "{spec.key}" takes {" or ".join(spec.choices)}, not "{value}"')
+        raise OptionError(f'{spec.title}: {_either(spec.choices)}, not "{value}"')
     enum_type = _CHOICE_TYPES[spec.key]
     return enum_type(text)
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    """The values a choice takes, as typed: ``low, high or both``."""
+    return " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
 
 
 class LastTwoDeals(Enum):
@@ -236,7 +241,7 @@ class LastTwoDeals(Enum):
 LAST_TWO_DEALS = LastTwoDeals.LAST_TWO
 
 
-def _parse_rounds(key: str, value: object) -> frozenset[int] | LastTwoDeals:
+def _parse_rounds(title: str, value: object) -> frozenset[int] | LastTwoDeals:
     """Doubled rounds: a list of round numbers, ``10,11``, true (the last two deals) or false/none."""
     if isinstance(value, bool):
         return LAST_TWO_DEALS if value else frozenset()
@@ -252,7 +257,7 @@ def _parse_rounds(key: str, value: object) -> frozenset[int] | LastTwoDeals:
     rounds = set()
     for item in items:
         if not item.strip().isdecimal() or int(item) < 1:
-            raise OptionError(f'option "{key}" takes round numbers such as 10,11, not "{value}"')
+            raise OptionError(f'{title}: round numbers such as 10, 11, not "{value}"')
         rounds.add(int(item))
     return frozenset(rounds)
 
@@ -980,7 +985,8 @@ def _preset_double_rounds(preset: Preset) -> frozenset[int] | LastTwoDeals:
 def _verify_rounds_exist(options: Options, rounds: int) -> None:
     beyond = sorted(number for number in options.double_rounds if number > rounds)
     if beyond:
-        raise OptionError(f'option "double_rounds" names round {beyond[0]}, but the game has {rounds} rounds')
+        title = OPTION_SPECS["double_rounds"].title
+        raise OptionError(f"{title}: round {beyond[0]} is beyond the game's {rounds} rounds")
 
 
 def parse_set_arguments(pairs: list[str]) -> dict[str, str]:

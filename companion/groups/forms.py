@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired
+from wtforms.validators import InputRequired, Length
+
+from companion.sharing.forms import MAX_KEY_LENGTH
 
 
 def names_of(text: str | None) -> list[str]:
@@ -29,3 +31,15 @@ class StartGameForm(FlaskForm):
 
     def player_names(self) -> list[str]:
         return names_of(self.players.data)
+
+
+class JoinGroupForm(FlaskForm):
+    """The group's key, posted by static/js/join.js from the join link's fragment, or pasted in."""
+
+    key = StringField(
+        "Group key",
+        validators=[
+            InputRequired("Paste the group key from the other phone."),
+            Length(max=MAX_KEY_LENGTH, message="This is not a group key; it is far too long."),
+        ],
+    )

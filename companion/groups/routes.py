@@ -1,6 +1,11 @@
 """The group pages (issue 14): /groups/new, /groups/<id> (figures, games, sharing), starting a game in
 the group, joining it from a scanned code, replacing its key, and the statistics as CSV.
 
+The group's join link, ``/groups/<id>/join#key=<group key>``, carries the key in its fragment, as a
+game's does (companion.sharing.routes): the browser never sends it, so it stays out of access logs.
+static/js/join.js posts it with the join form (CSRF) to ``POST /groups/<id>/join``; without script the
+key is pasted into the same form. An old ``?key=`` link is redirected to the fragment, unread.
+
 A browser holding the group's key keeps it in a cookie named for the group (companion.keys.group_cookie),
 sent to every page: it starts games in the group and edits every game of the group.
 """
@@ -8,23 +13,24 @@ sent to every page: it starts games in the group and edits every game of the gro
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.errors import NotFound, ServiceError, sentence
-from companion.groups.forms import NewGroupForm, StartGameForm
+from companion.groups.forms import JoinGroupForm, NewGroupForm, StartGameForm
 from companion.keys import KEY_MAX_AGE, check_group_key, group_cookie, with_key_cookie
-from companion.lan import lan_address
 from companion.models import Group
 from companion.services import groups as service
 from companion.services import rummy
 from companion.services.play_or_pay import PLAY_OR_PAY
-from companion.sharing.links import JOIN_PARAMETER, qr_svg
+from companion.sharing.forms import MAX_KEY_LENGTH
+from companion.sharing.links import JOIN_PARAMETER, join_url, public_base, qr_svg
 
 bp = Blueprint("groups", __name__)
+bp.add_app_template_global(service.group_of_game, "group_of_game")  # templates/groups/_game_link.html
 
 NO_KEY = "Only a phone with this group's key can start games in it. The figures stay visible here."
 
@@ -43,7 +49,12 @@ def _held_key(group: Group) -> str | None:
 
 def _with_group_cookie(response: BaseResponse, group: Group, key: str) -> BaseResponse:
     response.set_cookie(
-        group_cookie(group.id), key, max_age=KEY_MAX_AGE, path="/", httponly=True, samesite="Lax",
+        group_cookie(group.id),
+        key,
+        max_age=KEY_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="Lax",
         secure=request.is_secure,
     )
     response.headers["Cache-Control"] = "no-store"
@@ -51,11 +62,8 @@ def _with_group_cookie(response: BaseResponse, group: Group, key: str) -> BaseRe
 
 
 def _share_url(group: Group) -> str:
-    """The group page's address for the other phones: this computer's LAN address when opened locally."""
-    parts = urlsplit(url_for("groups.group_page", group_id=group.id, _external=True))
-    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
-        parts = parts._replace(netloc=lan_address() + (f":{parts.port}" if parts.port else ""))
-    return urlunsplit(parts)
+    """The group page's address for the other phones: PUBLIC_URL, else this computer's LAN address."""
+    return public_base() + url_for("groups.group_page", group_id=group.id)
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -93,7 +101,7 @@ def _group_page(group: Group, form: StartGameForm, error: str | None, status: in
     view = service.group_view(group)
     key = _held_key(group)
     share_url = _share_url(group)
-    edit_url = f"{share_url}/join?{urlencode({JOIN_PARAMETER: key})}" if key else None
+    edit_url = join_url(share_url, key) if key else None
     page = render_template(
         "groups/group.html",
         view=view,
@@ -134,15 +142,37 @@ def start_game(group_id: str) -> Any:
     return with_key_cookie(redirect(url_for("games.game_page", game_id=game.id), 303), game, game_key)
 
 
+def _join_page(group: Group, form: JoinGroupForm, error: str | None, status: int) -> Response:
+    response = make_response(render_template("groups/join.html", group=group, form=form, error=error), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/groups/<group_id>/join")
 def join(group_id: str) -> Any:
-    """Take the group's key from a scanned code into this browser's cookie, then show the group."""
+    """The join page: its script posts the group's key from the address's fragment (#key=...)."""
     group = _load(group_id)
-    key = request.args.get(JOIN_PARAMETER, "")
-    if not key.strip():
-        abort(400, description="This link has no group key. Scan the code on the other phone again.")
-    if len(key) > 200 or not check_group_key(group, key):
-        abort(403, description="This key does not work for this group; it may have been replaced. Ask again.")
+    old_key = request.args.get(JOIN_PARAMETER)
+    if old_key is not None:  # a link made before the key moved to the fragment: never read, never counted
+        fragment = urlencode({JOIN_PARAMETER: old_key[:MAX_KEY_LENGTH]})
+        response = redirect(url_for("groups.join", group_id=group.id, _anchor=fragment), 303)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return _join_page(group, JoinGroupForm(), None, 200)
+
+
+@bp.post("/groups/<group_id>/join")
+def join_with_key(group_id: str) -> Any:
+    """Take the group's key into this browser's cookie (wrong keys are counted: 429 past the limit)."""
+    group = _load(group_id)
+    form = JoinGroupForm()  # its CSRF token was checked by CSRFProtect before the view ran
+    key = (form.key.data or "").strip()
+    if not form.validate() or not key:
+        error = next(iter(form.key.errors), "Paste the group key from the other phone.")
+        return _join_page(group, form, error, 400)
+    if not check_group_key(group, key):
+        error = "This key does not work for this group; it may have been replaced. Ask again."
+        return _join_page(group, JoinGroupForm(formdata=None), error, 403)
     return _with_group_cookie(redirect(url_for("groups.group_page", group_id=group.id), 303), group, key)
 
 

@@ -122,8 +122,14 @@ def join(group: Group, names: Sequence[str]) -> None:
 
 
 def start_game(
-    group: Group, key: str | None, variant: object, players: object, options: object = None,
-    first_dealer: object = None, first_dealer_method: object = None, scorekeeper: object = None,
+    group: Group,
+    key: str | None,
+    variant: object,
+    players: object,
+    options: object = None,
+    first_dealer: object = None,
+    first_dealer_method: object = None,
+    scorekeeper: object = None,
 ) -> tuple[Game, str]:
     """Start a game in the group (its key is needed); its players become members."""
     require_group_key(group, key)
@@ -136,6 +142,12 @@ def start_game(
 
 def group_of(game: Game) -> Group | None:
     return db.session.get(Group, game.group_id) if game.group_id else None
+
+
+def group_of_game(game_id: str) -> Group | None:
+    """The group a game (by id) belongs to, for the link back from the game's pages; None for a loose game."""
+    query = db.select(Group).join(Game, Game.group_id == Group.id).where(Game.id == game_id)
+    return db.session.scalars(query).first()
 
 
 def adopt(game: Game, group_id: object, key: str | None) -> None:
@@ -297,7 +309,16 @@ def group_json(group_id: str) -> dict[str, Any]:
 
 
 CSV_COLUMNS = (
-    "name", "games", "wins", "win_rate", "points_per_round", "best", "worst", "rating", "uncertainty", "money_cents"
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "points_per_round",
+    "best",
+    "worst",
+    "rating",
+    "uncertainty",
+    "money_cents",
 )
 
 

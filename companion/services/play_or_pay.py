@@ -69,7 +69,7 @@ def create_play_or_pay(
     chips = options.get("chips", DEFAULT_CHIPS)
     if not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
         raise InvalidInput(
-            f'option "chips" must be a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"'
+            f'Starting chips: a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"'
         )
     names = clean_players(players, PRESETS[PLAY_OR_PAY])
     engine_call(pop.verify_players, names)

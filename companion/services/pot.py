@@ -55,25 +55,30 @@ def split_options(variant: object, options: object) -> tuple[object, dict[str, A
     return rule_options, pot_options(variant, given)
 
 
+def amount_title(key: str) -> str:
+    """A pot amount named in words, for messages: ``Ante, each player``."""
+    return AMOUNT_TITLES[key].removesuffix(" (cents)")
+
+
 def pot_options(variant: str, given: Mapping[str, object]) -> dict[str, Any] | None:
     """Validated pot settings for a new game, or None when the game has no pot."""
     full = has_full_pot(variant)
     switched_on = given.get("pot", full)
     if not isinstance(switched_on, bool):
-        raise InvalidInput(f'option "pot" must be true or false, not "{switched_on}"')
+        raise InvalidInput(f'Play for a pot: true or false, not "{switched_on}"')
     allowed = AMOUNT_KEYS if full else SIMPLE_KEYS
     for key in AMOUNT_KEYS:
         if key not in given:
             continue
         if key not in allowed:
             raise InvalidInput(
-                f'option "{key}" belongs to the 3-13 pot; this game can have a simple pot: an ante, '
+                f"{amount_title(key)} belongs to the 3-13 pot; this game can have a simple pot: an ante, "
                 "and the lowest total takes it all"
             )
         value = given[key]
         if not is_whole(value) or not 0 <= value <= MAX_CENTS:  # type: ignore[operator]
             raise InvalidInput(
-                f'option "{key}" must be a whole number of cents from 0 to {MAX_CENTS}, not "{value}"'
+                f'{amount_title(key)}: a whole number of cents from 0 to {MAX_CENTS}, not "{value}"'
             )
     if not switched_on:
         return None

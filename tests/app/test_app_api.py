@@ -238,7 +238,7 @@ def test_names_are_kept_in_one_unicode_spelling(client: FlaskClient) -> None:
         ({"variant": "pay-me", "players": ["Ann", "x" * 41]}, "40 characters"),
         ({"variant": "pay-me", "players": ["Ann", "Bob\nCy"]}, "line break"),
         ({"variant": "pay-me", "players": PLAYERS, "options": {"full_cycel": True}}, "unknown option"),
-        ({"variant": "pay-me", "players": PLAYERS, "options": {"ace": "middle"}}, "ace"),
+        ({"variant": "pay-me", "players": PLAYERS, "options": {"ace": "middle"}}, "Ace in runs"),
         ({"variant": "pay-me", "players": PLAYERS, "options": {"double_rounds": [12]}}, "round 12"),
         ({"variant": "pay-me", "players": PLAYERS, "options": ["ace"]}, "options"),
         ({"variant": "pay-me", "players": PLAYERS, "first_dealer": "Dee"}, "first dealer"),

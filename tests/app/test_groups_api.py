@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.app.test_groups_pages import join_group
 from tests.conftest import edit_key
 
 TRIO = ["Ann", "Bob", "Cy"]
@@ -47,8 +48,9 @@ def score(client: FlaskClient, game: dict[str, Any], went_out: str, points: dict
     assert response.status_code == 201, response.get_json()
 
 
-def play_scored(client: FlaskClient, group: dict[str, Any], variant: str, rounds: list[tuple[str, dict[str, int]]],
-                **options: Any) -> Any:
+def play_scored(
+    client: FlaskClient, group: dict[str, Any], variant: str, rounds: list[tuple[str, dict[str, int]]], **options: Any
+) -> Any:
     game = group_game(client, group, variant, list(rounds[0][1]), **options)
     for went_out, points in rounds:
         score(client, game, went_out, {name: value for name, value in points.items() if name != went_out})
@@ -64,15 +66,22 @@ def night(client: FlaskClient) -> dict[str, Any]:
     """The group of the module docstring, its games in order."""
     group = new_group(client)
     games = [
-        play_scored(client, group, "pay-me", eleven(("Ann", {"Ann": 0, "Bob": 10, "Cy": 20}), "Ann", TRIO), ante=25,
-                    pot=True),
+        play_scored(
+            client, group, "pay-me", eleven(("Ann", {"Ann": 0, "Bob": 10, "Cy": 20}), "Ann", TRIO), ante=25, pot=True
+        ),
         play_scored(client, group, "pay-me", eleven(("Bob", {"Ann": 15, "Bob": 0, "Cy": 30}), "Bob", TRIO)),
         # The tie: Ann and Cy both end on 10. Bob goes out in round 1, Cy in round 2.
-        play_scored(client, group, "pay-me", [
-            ("Bob", {"Ann": 10, "Bob": 0, "Cy": 0}), ("Cy", {"Ann": 0, "Bob": 25, "Cy": 0}),
-            ("Ann", {"Ann": 0, "Bob": 0, "Cy": 10}),
-            *[("Ann", dict.fromkeys(TRIO, 0)) for _ in range(8)],
-        ]),
+        play_scored(
+            client,
+            group,
+            "pay-me",
+            [
+                ("Bob", {"Ann": 10, "Bob": 0, "Cy": 0}),
+                ("Cy", {"Ann": 0, "Bob": 25, "Cy": 0}),
+                ("Ann", {"Ann": 0, "Bob": 0, "Cy": 10}),
+                *[("Ann", dict.fromkeys(TRIO, 0)) for _ in range(8)],
+            ],
+        ),
     ]
     four = [*TRIO, "Dee"]
     game = group_game(client, group, "3-13", four)
@@ -111,8 +120,10 @@ def test_a_group_is_created_with_its_members_and_key(client: FlaskClient) -> Non
 def test_standings_count_finished_games_and_a_shared_win_for_each_winner(client: FlaskClient, night: Any) -> None:
     lines = players_by_name(figures(client, night["group"]["id"]))
     assert list(lines) == ["Ann", "Bob", "Cy", "Dee"]  # Dee joined with the 3-13 game
-    seen = {name: (line["games"], line["wins"], line["win_rate"], line["points_per_round"], line["best"],
-                   line["worst"]) for name, line in lines.items()}
+    seen = {
+        name: (line["games"], line["wins"], line["win_rate"], line["points_per_round"], line["best"], line["worst"])
+        for name, line in lines.items()
+    }
     assert seen == {
         "Ann": (4, 2, 0.5, 1.02, 0, 20),  # 45 points over 44 rounds; wins G1 and (shared) G3
         "Bob": (4, 1, 0.25, 0.91, 0, 25),  # 10 + 0 + 25 + 5 = 40 over 44
@@ -154,10 +165,17 @@ def test_games_are_listed_with_date_winners_and_the_unfinished_apart(client: Fla
 
 def test_ratings_rank_the_tied_winners_above_the_player_behind(client: FlaskClient) -> None:
     group = new_group(client)
-    play_scored(client, group, "pay-me", [
-        ("Bob", {"Ann": 10, "Bob": 0, "Cy": 0}), ("Cy", {"Ann": 0, "Bob": 25, "Cy": 0}),
-        ("Ann", {"Ann": 0, "Bob": 0, "Cy": 10}), *[("Ann", dict.fromkeys(TRIO, 0)) for _ in range(8)],
-    ])
+    play_scored(
+        client,
+        group,
+        "pay-me",
+        [
+            ("Bob", {"Ann": 10, "Bob": 0, "Cy": 0}),
+            ("Cy", {"Ann": 0, "Bob": 25, "Cy": 0}),
+            ("Ann", {"Ann": 0, "Bob": 0, "Cy": 10}),
+            *[("Ann", dict.fromkeys(TRIO, 0)) for _ in range(8)],
+        ],
+    )
     lines = players_by_name(figures(client, group["id"]))
     assert lines["Ann"]["rating"] == lines["Cy"]["rating"] > lines["Bob"]["rating"]
     assert lines["Ann"]["uncertainty"] < 25 / 3  # one game made everyone surer
@@ -297,6 +315,6 @@ def test_wrong_group_keys_are_rate_limited_like_wrong_edit_keys(app: Any, client
     for attempt in range(3):
         assert client.post("/api/games", json=body, headers={"X-Group-Key": f"guess {attempt}"}).status_code == 403
     assert client.post("/api/games", json=body, headers={"X-Group-Key": "guess 3"}).status_code == 429
-    assert client.get(f"/groups/{group['id']}/join?key=guess").status_code == 429
+    assert join_group(client, group["id"], "guess").status_code == 429  # the join page's form counts too
     # The right key is never refused (issue 16): wrong keys slow guessing, they lock nobody out.
     assert client.post("/api/games", json=body, headers={"X-Group-Key": group["edit_key"]}).status_code == 201

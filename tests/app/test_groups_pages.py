@@ -7,18 +7,24 @@ import csv
 import io
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import edit_key
+from tests.conftest import CSRF_INPUT, app_on, edit_key, read_csrf_token
 
 Post = Callable[..., Any]
 
 
-def make_group(client: FlaskClient, post_form: Post, name: str = "Thursday night", players: str = "Ann\nBob\nCy",
-               ) -> str:
+def make_group(
+    client: FlaskClient,
+    post_form: Post,
+    name: str = "Thursday night",
+    players: str = "Ann\nBob\nCy",
+) -> str:
     response = post_form("/groups/new", {"name": name, "players": players})
     assert response.status_code == 303
     match = re.fullmatch(r"/groups/([\w-]+)", response.headers["Location"])
@@ -80,8 +86,9 @@ def test_a_refused_game_stores_nothing_and_says_why(client: FlaskClient, post_fo
     assert client.get("/api/games").get_json()["games"] == []
 
 
-def test_another_phone_cannot_start_games_without_the_group_key(app: Flask, client: FlaskClient,
-                                                               post_form: Post) -> None:
+def test_another_phone_cannot_start_games_without_the_group_key(
+    app: Flask, client: FlaskClient, post_form: Post
+) -> None:
     group_id = make_group(client, post_form)
     other = app.test_client()
     page = other.get(f"/groups/{group_id}").get_data(as_text=True)
@@ -91,30 +98,76 @@ def test_another_phone_cannot_start_games_without_the_group_key(app: Flask, clie
     assert refused.status_code == 403
 
 
+def join_group(phone: FlaskClient, group_id: str, key: str) -> Any:
+    """What the join page's script does with /groups/<id>/join#key=<key>: post the key with the form."""
+    page = phone.get(f"/groups/{group_id}/join")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    token = CSRF_INPUT.search(page.get_data(as_text=True))
+    assert token
+    return phone.post(f"/groups/{group_id}/join", data={"csrf_token": token.group(1), "key": key})
+
+
 def test_the_join_link_hands_the_group_key_to_another_phone_which_edits_every_game(
     app: Flask, client: FlaskClient, post_form: Post
 ) -> None:
     group_id = make_group(client, post_form)
     key = group_cookie(client, group_id)
     game = client.post(
-        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        "/api/games",
+        json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
         headers={"X-Group-Key": key},
     ).get_json()
     other = app.test_client()
     assert other.get(f"/games/{game['id']}/rounds/new").status_code == 403
-    assert other.get(f"/groups/{group_id}/join?key=wrong").status_code == 403
-    assert other.get(f"/groups/{group_id}/join").status_code == 400
-    joined = other.get(f"/groups/{group_id}/join?key={key}")
+    page = other.get(f"/groups/{group_id}/join").get_data(as_text=True)
+    assert "js/join.js" in page and "Paste it here" in page  # the script, and the no-script way
+    assert join_group(other, group_id, "wrong").status_code == 403
+    assert join_group(other, group_id, " ").status_code == 400
+    assert other.get_cookie(f"group_key_{group_id}") is None
+    joined = join_group(other, group_id, key)
     assert joined.status_code == 303 and joined.headers["Cache-Control"] == "no-store"
+    assert joined.headers["Location"] == f"/groups/{group_id}"
     assert other.get(f"/games/{game['id']}/rounds/new").status_code == 200  # the group key edits the game
     assert "Start a game in this group" in other.get(f"/groups/{group_id}").get_data(as_text=True)
+
+
+def test_the_group_key_link_carries_the_key_in_its_fragment(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    key = group_cookie(client, group_id)
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert f"/groups/{group_id}/join#key={key}" in page
+    assert "join?key" not in page
+
+
+def test_an_old_group_query_link_is_redirected_to_the_fragment_without_using_the_key(
+    app: Flask, client: FlaskClient, post_form: Post
+) -> None:
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_WRONG_KEY="1/minute")
+    group_id = make_group(client, post_form)
+    key = group_cookie(client, group_id)
+    phone = app.test_client()
+    for guess in ("wrong", "wrong again", key):
+        response = phone.get(f"/groups/{group_id}/join?key={guess}")
+        assert response.status_code == 303
+        assert response.headers["Location"].startswith(f"/groups/{group_id}/join#key=")
+        assert response.headers["Cache-Control"] == "no-store"
+        assert not response.headers.getlist("Set-Cookie")
+    assert phone.get_cookie(f"group_key_{group_id}") is None
+    assert join_group(phone, group_id, key).status_code == 303  # the GETs counted no wrong key
+
+
+def test_a_group_join_post_needs_the_csrf_token(app: Flask, client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    phone = app.test_client()
+    assert phone.post(f"/groups/{group_id}/join", data={"key": group_cookie(client, group_id)}).status_code == 400
+    assert phone.get_cookie(f"group_key_{group_id}") is None
 
 
 def test_a_new_group_key_locks_out_the_old_one(app: Flask, client: FlaskClient, post_form: Post) -> None:
     group_id = make_group(client, post_form)
     old = group_cookie(client, group_id)
     other = app.test_client()
-    other.get(f"/groups/{group_id}/join?key={old}")
+    assert join_group(other, group_id, old).status_code == 303
     assert post_form(f"/groups/{group_id}/key", {}, browser=app.test_client()).status_code == 403
     replaced = post_form(f"/groups/{group_id}/key", {})
     assert replaced.status_code == 303
@@ -128,7 +181,8 @@ def test_the_statistics_download_as_csv(client: FlaskClient, post_form: Post) ->
     group_id = make_group(client, post_form)
     key = group_cookie(client, group_id)
     game = client.post(
-        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        "/api/games",
+        json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
         headers={"X-Group-Key": key},
     ).get_json()
     for went_out in ["Ann"] * 11:
@@ -156,7 +210,8 @@ def test_the_home_page_lists_groups_apart_from_loose_games(client: FlaskClient, 
     group_id = make_group(client, post_form)
     key = group_cookie(client, group_id)
     grouped = client.post(
-        "/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
+        "/api/games",
+        json={"variant": "pay-me", "players": ["Ann", "Bob"], "group": group_id},
         headers={"X-Group-Key": key},
     ).get_json()
     loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Zed", "Yo"]}).get_json()
@@ -184,5 +239,46 @@ def test_an_unknown_group_page_is_404(client: FlaskClient, post_form: Post) -> N
     assert client.get("/groups/nope").status_code == 404
     assert client.get("/groups/nope/statistics.csv").status_code == 404
     assert client.get("/groups/nope/join?key=x").status_code == 404
+    assert client.get("/groups/nope/join").status_code == 404
+    assert post_form("/groups/nope/join", {"key": "x"}).status_code == 404
     assert post_form("/groups/nope/games", {"variant": "pay-me", "players": "Ann\nBob"}).status_code == 404
     assert post_form("/groups/nope/key", {}).status_code == 404
+
+
+def test_a_games_pages_link_back_to_its_group_with_or_without_the_key(
+    app: Flask, client: FlaskClient, post_form: Post
+) -> None:
+    group_id = make_group(client, post_form, name="Thursday <night>")
+    headers = {"X-Group-Key": group_cookie(client, group_id)}
+    link = f'Played in the group <a href="/groups/{group_id}">Thursday &lt;night&gt;</a>'
+    for variant, players in (("pay-me", ["Ann", "Bob"]), ("play-or-pay", ["Ann", "Bob", "Cy"])):
+        body = {"variant": variant, "players": players, "group": group_id}
+        game = client.post("/api/games", json=body, headers=headers).get_json()
+        page_url = f"/games/{game['id']}" if variant == "pay-me" else f"/games/{game['id']}/hand"
+        for phone in (client, app.test_client()):  # this phone holds the group's key; a new one only looks
+            page = phone.get(page_url)
+            assert page.status_code == 200
+            assert link in page.get_data(as_text=True)
+    loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"]}).get_json()
+    assert 'id="game-group"' not in client.get(f"/games/{loose['id']}").get_data(as_text=True)
+
+
+def test_the_group_links_come_from_the_public_address_never_the_host_header(
+    client: FlaskClient, post_form: Post, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
+) -> None:
+    from companion.sharing import links
+
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
+    group_id = make_group(client, post_form)
+    page = client.get(f"/groups/{group_id}", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page and f'href="http://192.168.1.23/groups/{group_id}"' in page
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)  # the key holder's own host
+    assert f"http://192.168.1.23/groups/{group_id}/join#key=" in page
+    with app_on(tmp_path, database_url, PUBLIC_URL="https://cards.example/") as app:
+        phone = app.test_client()
+        response = phone.post("/groups/new", data={"csrf_token": read_csrf_token(phone), "name": "N", "players": "A"})
+        other_id = response.headers["Location"].rsplit("/", 1)[1]
+        page = phone.get(f"/groups/{other_id}", headers={"Host": "evil.example"}).get_data(as_text=True)
+        assert f'href="https://cards.example/groups/{other_id}"' in page and "evil.example" not in page
+        page = phone.get(f"/groups/{other_id}").get_data(as_text=True)
+        assert f"https://cards.example/groups/{other_id}/join#key=" in page

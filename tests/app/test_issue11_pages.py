@@ -47,10 +47,16 @@ def stored(app: Flask, game_id: str) -> Game:
         ({"first_dealer": "Bob"}, 1, {"method": "chosen"}),
         ({"first_dealer": "Cy", "first_dealer_method": "chosen"}, 2, {"method": "chosen"}),
         ({"first_dealer": "Cy", "first_dealer_method": "high_card"}, 2, {"method": "high_card"}),
-        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Cy"}, 0, {"method": "left_of_scorekeeper",
-                                                                                  "scorekeeper": "Cy"}),
-        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"}, 1, {"method": "left_of_scorekeeper",
-                                                                                   "scorekeeper": "Ann"}),
+        (
+            {"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Cy"},
+            0,
+            {"method": "left_of_scorekeeper", "scorekeeper": "Cy"},
+        ),
+        (
+            {"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"},
+            1,
+            {"method": "left_of_scorekeeper", "scorekeeper": "Ann"},
+        ),
     ],
 )
 def test_the_api_records_how_the_first_dealer_was_chosen(
@@ -73,21 +79,31 @@ def test_a_random_first_dealer_is_recorded_as_random(app: Flask, client: FlaskCl
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"variant": "pay-me", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"},
-         'Pay Me does not pick the first dealer "left of the score keeper": only 3-13 does'),
+        (
+            {"variant": "pay-me", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"},
+            'Pay Me does not pick the first dealer "left of the score keeper": only 3-13 does',
+        ),
         ({"variant": "3-13", "first_dealer_method": "coin"}, '"coin" is not a way to pick the first dealer'),
         ({"variant": "3-13", "first_dealer_method": "high_card"}, "name the player who won the high-card draw"),
         ({"variant": "3-13", "first_dealer_method": "left_of_scorekeeper"}, "name the score keeper"),
-        ({"variant": "3-13", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Zed"},
-         'the score keeper "Zed" is not one of the players'),
-        ({"variant": "3-13", "first_dealer_method": "random", "first_dealer": "Ann"},
-         'first_dealer does not go with the first dealer "at random"'),
+        (
+            {"variant": "3-13", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Zed"},
+            'the score keeper "Zed" is not one of the players',
+        ),
+        (
+            {"variant": "3-13", "first_dealer_method": "random", "first_dealer": "Ann"},
+            'first_dealer does not go with the first dealer "at random"',
+        ),
         ({"variant": "3-13", "scorekeeper": "Ann"}, "scorekeeper goes with the first dealer left of the score keeper"),
         ({"variant": "3-13", "first_dealer_method": 3}, 'first_dealer_method must be "chosen", "random"'),
-        ({"variant": "3-13", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": 1},
-         "scorekeeper must be a player's name"),
-        ({"variant": "play-or-pay", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"},
-         "only 3-13 does"),
+        (
+            {"variant": "3-13", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": 1},
+            "scorekeeper must be a player's name",
+        ),
+        (
+            {"variant": "play-or-pay", "first_dealer_method": "left_of_scorekeeper", "scorekeeper": "Ann"},
+            "only 3-13 does",
+        ),
     ],
 )
 def test_a_bad_first_dealer_choice_is_a_400_and_stores_nothing(
@@ -127,8 +143,15 @@ def test_the_dealing_record_is_exported_and_imported(app: Flask, client: FlaskCl
 
 def test_the_new_game_form_offers_the_ways_of_the_preset(client: FlaskClient) -> None:
     three_thirteen = plain(client.get("/games/new?variant=3-13"))
-    for words in ("Chosen by the table", "At random", "High-card draw", "King is high, Ace is low",
-                  "players who tie draw again", "Left of the score keeper", "Score keeper"):
+    for words in (
+        "Chosen by the table",
+        "At random",
+        "High-card draw",
+        "King is high, Ace is low",
+        "players who tie draw again",
+        "Left of the score keeper",
+        "Score keeper",
+    ):
         assert words in three_thirteen, words
     pay_me = plain(client.get("/games/new?variant=pay-me"))
     assert "High-card draw" in pay_me and "Left of the score keeper" not in pay_me
@@ -163,8 +186,11 @@ def test_the_play_or_pay_form_offers_the_high_card_draw(
     [
         ({"first_dealer_method": "high_card", "first_dealer": "2"}, "Cy", "Cy dealt first, having won the high-card"),
         ({"first_dealer_method": "chosen", "first_dealer": "1"}, "Bob", "Bob dealt first, chosen by the table"),
-        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "1"}, "Cy",
-         "Cy dealt first, sitting left of the score keeper, Bob"),
+        (
+            {"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "1"},
+            "Cy",
+            "Cy dealt first, sitting left of the score keeper, Bob",
+        ),
     ],
 )
 def test_the_form_records_the_way_and_the_game_page_says_it(
@@ -266,3 +292,19 @@ def test_no_page_template_outside_the_rules_pages_shows_decision_codes_or_option
         text = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"), flags=re.S)
         offending += [f"{template.name}: {found}" for found in DECISION_CODE.findall(text)]
     assert offending == []
+
+
+def test_a_refused_new_game_form_names_the_house_rule_in_words(
+    client: FlaskClient, post_form: Callable[..., Any]
+) -> None:
+    """The engine's refusal reaches the form as it is: it names the option by its title, not its key."""
+    from engine.rules import OPTION_SPECS
+
+    body = {"variant": "3-13", "players": "Ann\nBob\nCy", "opt_double_rounds": ["11", "12"], "opt_pot": "y"}
+    refused = post_form("/games/new", body)
+    assert refused.status_code == 400
+    page = plain(refused)
+    assert "Doubled rounds: round 12 is beyond the game's 11 rounds" in page
+    keys = [key for key in OPTION_SPECS if "_" in key]
+    assert [key for key in keys if key in page] == []
+    assert client.get("/api/games").get_json()["games"] == []

@@ -67,9 +67,9 @@ def test_create_a_game_with_chips_and_the_deal(client: FlaskClient) -> None:
     [
         ({"players": ["Ann", "Bob"]}, "3 to 10 players"),
         ({"players": [f"P{n}" for n in range(11)]}, "3 to 10 players"),
-        ({"options": {"chips": 0}}, 'option "chips"'),
-        ({"options": {"chips": "20"}}, 'option "chips"'),
-        ({"options": {"chips": True}}, 'option "chips"'),
+        ({"options": {"chips": 0}}, 'Starting chips: a whole number of chips from 1 to'),
+        ({"options": {"chips": "20"}}, 'Starting chips: a whole number'),
+        ({"options": {"chips": True}}, 'Starting chips: a whole number'),
         ({"options": {"pot": True}}, 'unknown option "pot"'),
         ({"options": ["chips"]}, "options must be an object"),
         ({"first_dealer": "Zed"}, "first dealer"),

@@ -202,12 +202,12 @@ def test_games_without_a_pot_have_a_null_pot_and_refuse_pickups(client: FlaskCli
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"pot": "yes"}, 'option "pot" must be true or false'),
-        ({"ante": -5}, 'option "ante" must be a whole number of cents'),
-        ({"ante": 1.5}, 'option "ante"'),
-        ({"knock": True}, 'option "knock"'),
-        ({"booby_cap": "50"}, 'option "booby_cap"'),
-        ({"second_discard": 10**6}, 'option "second_discard"'),
+        ({"pot": "yes"}, 'Play for a pot: true or false, not "yes"'),
+        ({"ante": -5}, 'Ante, each player: a whole number of cents from 0 to 100000, not "-5"'),
+        ({"ante": 1.5}, 'Ante, each player: a whole number'),
+        ({"knock": True}, 'Knock payout: a whole number'),
+        ({"booby_cap": "50"}, 'Booby prize cap: a whole number'),
+        ({"second_discard": 10**6}, 'Second discard: a whole number'),
     ],
 )
 def test_bad_pot_options_are_refused(client: FlaskClient, options: dict[str, Any], words: str) -> None:

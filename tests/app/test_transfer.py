@@ -394,7 +394,7 @@ BAD_DOCUMENTS: dict[str, tuple[Change, str]] = {
     "version as text": (_set("format_version", "1"), "format version"),
     "no game": (_drop("game"), "the game must be an object"),
     "unknown variant": (_set("game/variant", "poker"), "variant"),
-    "bad option": (_set("game/options/ace", "sideways"), "ace"),
+    "bad option": (_set("game/options/ace", "sideways"), "Ace in runs"),
     "options not an object": (_set("game/options", []), "options"),
     "unknown game column": (_set("game/colour", "red"), 'unknown column "colour"'),
     "one player": (_set("game/players", ["Ann"]), "player"),

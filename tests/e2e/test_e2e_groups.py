@@ -54,14 +54,17 @@ def test_two_phones_play_two_games_in_a_group_and_the_group_page_follows(browser
     join_link = urlsplit(first.locator("#share-edit .share-url").inner_text().strip())
     second = phone(browser)
     second.on("pageerror", lambda error: errors.append(str(error)))
-    second.goto(f"{base_url}{join_link.path}?{join_link.query}")
+    assert join_link.fragment.startswith("key=") and not join_link.query  # the key never reaches a server log
+    second.goto(f"{base_url}{join_link.path}#{join_link.fragment}")
     expect(second.get_by_role("heading", name="Start a game in this group")).to_be_visible()
+    assert "#" not in second.url and "key" not in second.url
 
     # First phone: Pay Me, Ann and Bob; Ann goes out every round, Bob scores 5.
     first.get_by_label("Game", exact=True).select_option("pay-me")
     first.get_by_role("button", name="Start the game").click()
     play_game(first, "Ann", {"Bob": "5"})
-    first.goto(group_url)
+    first.locator("#game-group").get_by_role("link", name="Thursday night").click()  # back to the group
+    expect(first).to_have_url(group_url)
     expect(first.locator("#standings tbody tr").nth(0)).to_contain_text("Ann")
     expect(first.locator("#finished-games")).to_contain_text("won by Ann")
 
@@ -83,3 +86,24 @@ def test_two_phones_play_two_games_in_a_group_and_the_group_page_follows(browser
     expect(first.locator("#ratings li")).to_have_count(3)
     expect(first.locator("figure.page-chart svg")).to_be_visible()
     assert errors == []
+
+
+def test_without_script_the_group_key_is_pasted_into_the_join_page(browser: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    from tests.servers import call
+
+    status, group = call(base_url, "POST", "/api/groups", {"name": "Family", "players": ["Ann", "Bob"]})
+    assert status == 201, group
+    page = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False).new_page()
+    try:
+        page.goto(f"{base_url}/groups/{group['id']}/join#key={group['edit_key']}")  # nothing takes the fragment
+        page.get_by_label("Group key").fill("not the key")
+        page.get_by_role("button", name="Join").click()
+        expect(page.get_by_role("alert")).to_contain_text("This key does not work for this group")
+        page.get_by_label("Group key").fill(group["edit_key"])
+        page.get_by_role("button", name="Join").click()
+        expect(page.get_by_role("heading", name="Start a game in this group")).to_be_visible()
+        assert page.url == f"{base_url}/groups/{group['id']}"
+    finally:
+        page.context.close()
