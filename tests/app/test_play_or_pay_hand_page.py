@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -238,3 +240,59 @@ def test_the_api_takes_replaces_and_refuses_a_bad_one(client: FlaskClient) -> No
     assert done.status_code == 201 and done.get_json()["hands"][0]["quick"] is True
     events = client.get(f"/api/games/{game['id']}/export").get_json()["tables"]["game_events"]
     assert events[-1]["data"]["replaces"] == 3 and len(events) == 4
+
+
+# ---------------------------------------------------------------- the chip tally prints the hands played
+
+
+def pdf_lines(pdf: bytes, tmp_path: Path) -> list[str]:
+    source = tmp_path / "tally.pdf"
+    source.write_bytes(pdf)
+    done = subprocess.run(["pdftotext", "-layout", str(source), "-"], capture_output=True, check=True, text=True)
+    return [" ".join(line.split()) for line in done.stdout.splitlines() if line.strip()]
+
+
+def two_hands(client: FlaskClient) -> dict[str, Any]:
+    """Hand 1 followed card by card then settled in quick mode (Cy out); Bob buys 5; hand 2 quick (Ann out)."""
+    game = midway(client)
+    first = {"type": "settle", "winner": "Cy", "cards_left": {"Ann": 5, "Bob": 2}, "paid": {"Ann": 1, "Cy": 1}}
+    assert api_event(client, game, **first, replaces=3).status_code == 201
+    assert api_event(client, game, type="purchase", player="Bob", chips=5).status_code == 201
+    second = {"type": "settle", "winner": "Ann", "cards_left": {"Bob": 4, "Cy": 1}, "paid": {"Bob": 2}}
+    assert api_event(client, game, **second).status_code == 201
+    return game
+
+
+def test_the_chip_tally_pdf_prints_the_hands_played(client: FlaskClient, tmp_path: Path) -> None:
+    game = two_hands(client)
+    response = client.get(f"/games/{game['id']}/sheet.pdf?paper=a4")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    lines = pdf_lines(response.get_data(), tmp_path)
+    # Hand, then paid and balance for Ann, Bob, Cy, then the pot and who went out first.
+    assert "Start 20 20 20" in lines
+    assert "1 6 14 2 18 1 28 9 Cy" in lines  # Ann paid 1 + 5 cards, Bob 2 cards, Cy 1 and took the pot of 9
+    assert "2 0 21 6 17 1 27 7 Ann" in lines  # Bob bought 5 before hand 2: 18 + 5 - 6
+    assert "Chips each at the start: 20" in " ".join(lines)
+    assert "3" in [line.split()[0] for line in lines]  # blank rows follow for the hands to come
+    assert state(client, game)["chips"] == {"Ann": 21, "Bob": 17, "Cy": 27}  # the last row's balances
+
+
+def test_the_chip_tally_page_shows_the_hands_played_and_an_ended_game_no_blank_rows(client: FlaskClient) -> None:
+    game = two_hands(client)
+    page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
+    assert page.count('<tr class="played">') == 2
+    row = re.search(r'<tr class="played">\s*<th class="round" scope="row">2</th>(.*?)</tr>', page, re.DOTALL)
+    assert row and re.sub(r"<[^>]+>", " ", row.group(1)).split() == ["0", "21", "6", "17", "1", "27", "7", "Ann"]
+    assert '<th class="round" scope="row">3</th>' in page
+    ended = client.post(f"/api/games/{game['id']}/end", json={}, headers={"X-Edit-Key": game["edit_key"]})
+    assert ended.status_code == 200
+    page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
+    assert page.count('<tr class="played">') == 2 and '<th class="round" scope="row">3</th>' not in page
+    assert "Results: chips held minus chips bought" in page
+
+
+def test_a_new_game_prints_a_tally_with_its_names_date_and_stack_and_no_hands(client: FlaskClient) -> None:
+    game = start(client)
+    page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
+    assert '<tr class="played">' not in page and "Chips each at the start: 20" in page
+    assert page.count('<td class="paid"></td>') == 3 * 20
