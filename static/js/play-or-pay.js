@@ -47,10 +47,25 @@
     box.scrollIntoView({ block: "center" });
   }
 
+  // A status line outside <main> (which is swapped): screen readers hear whose turn it is after each tap.
+  function announce(main) {
+    var line = document.getElementById("hand-said");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "hand-said";
+      line.className = "sr-only";
+      line.setAttribute("role", "status");
+      document.body.appendChild(line);
+    }
+    var turn = main.querySelector("#turn") || main.querySelector(".settled");
+    line.textContent = turn ? turn.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   // After a tap the next tap is where the finger is: the played button, or the card grid.
   function ready(main) {
     var next = main.querySelector("#played") || main.querySelector(".card-grid button");
     if (next) { next.focus({ preventScroll: true }); }
+    announce(main);
   }
 
   function body(form, submitter) {

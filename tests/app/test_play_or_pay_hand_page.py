@@ -296,3 +296,13 @@ def test_a_new_game_prints_a_tally_with_its_names_date_and_stack_and_no_hands(cl
     page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
     assert '<tr class="played">' not in page and "Chips each at the start: 20" in page
     assert page.count('<td class="paid"></td>') == 3 * 20
+
+
+def test_a_game_with_a_hand_replaced_in_quick_mode_exports_and_imports_the_same(client: FlaskClient) -> None:
+    game = two_hands(client)
+    exported = client.get(f"/api/games/{game['id']}/export").get_json()
+    response = client.post("/api/games/import", json=exported)
+    assert response.status_code == 201, response.get_json()
+    copy = state(client, {"id": response.get_json()["id"]})
+    original = state(client, game)
+    assert (copy["hands"], copy["chips"], copy["events"]) == (original["hands"], original["chips"], 6)

@@ -95,6 +95,7 @@ def test_a_hand_card_by_card_one_tap_per_event_then_quick_mode_midway(browser: A
         expect(rows.nth(seat)).to_contain_text(cards)
         expect(rows.nth(seat)).to_contain_text(f"{chips} chips")
     expect(page.locator(".played-cards")).to_contain_text("10♥")
+    expect(page.locator("#hand-said")).to_have_text("Ann's turn: play J♥ or pay a chip.")  # for screen readers
     assert _events(base_url, game) == taps == 7
     check_phone_layout(page, TAP_TARGETS)
     ARTIFACTS.mkdir(exist_ok=True)
