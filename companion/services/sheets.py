@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
+from companion.services.play_or_pay import Tally
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
@@ -138,7 +139,7 @@ def chip_tally_pdf_html(
     players: Sequence[str] | None = None,
     paper: str = "a4",
     results: Sequence[Any] | None = None,
-    played: Any = None,
+    played: Tally | None = None,
 ) -> str:
     """The HTML that chip_tally_pdf gives WeasyPrint; `played` (a game's tally) fills in the hands played."""
     context = chip_tally_context(players, paper, CHIP_HANDS, results, played)
@@ -369,12 +370,12 @@ def chip_tally_context(
     paper: str = "a4",
     hands: int = CHIP_HANDS,
     results: Sequence[Any] | None = None,
-    played: Any = None,
+    played: Tally | None = None,
 ) -> dict[str, Any]:
     """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player; for a game
     the table has ended, each player's result (D17: rows with name, held, bought, result, from the engine).
 
-    `played` (companion.services.play_or_pay.Tally) fills in a game's hands played, its date and starting
+    `played` (play_or_pay.tally) fills in a game's hands played, its date and starting
     stack; blank rows follow for the hands still to come, unless the table has ended the game."""
     preset = get_preset("play-or-pay")
     names = _seat_names(players, preset)
