@@ -289,6 +289,14 @@ class SettleEvent(Event):
         Says("paid must be an object of counts by player name"),
         Field(description="Chips each paid during play; players left out paid none."),
     ] = Field(default_factory=dict)
+    replaces: Annotated[
+        Count,
+        Says("replaces must be a whole number of events"),
+        Field(
+            description="Quick mode midway: the number of cards and chips already recorded in the hand, all of "
+            "which the hand entered replaces (the table confirmed it). 0 or left out for a hand not yet begun."
+        ),
+    ] = 0
     version: Version = None
 
 

@@ -80,6 +80,7 @@ __all__ = [
     "pay",
     "play",
     "purchase",
+    "replaced_events",
     "replay",
     "settle",
     "settle_quick",
@@ -96,6 +97,7 @@ __all__ = [
     "verify_purchase",
     "verify_purchase_chips",
     "verify_quick_settlement",
+    "verify_replaces",
 ]
 
 MIN_PLAYERS = 3
@@ -893,18 +895,23 @@ class SettleEvent(Event):
     """A hand entered after the fact (quick mode): the winner, every player's cards left, chips paid.
 
     `cards_left` names every player in seat order (the winner with 0); `paid` those the table entered.
+    `replaces` is how many cards and chips already recorded in the hand the table agreed to replace
+    (quick mode used midway); it must be all of them (`replaced_events`).
 
     >>> data = {"type": "settle", "winner": "Ann", "cards_left": {"Cy": 4, "Bob": 1}}
     >>> event = Event.parse(data, ["Ann", "Bob", "Cy"])
     >>> event.to_json()
     {'type': 'settle', 'winner': 'Ann', 'cards_left': {'Ann': 0, 'Bob': 1, 'Cy': 4}, 'paid': {}}
+    >>> Event.parse({**data, "replaces": 2}, ["Ann", "Bob", "Cy"]).to_json()["replaces"]
+    2
     """
 
     winner: str
     cards_left: tuple[tuple[str, int], ...]
     paid: tuple[tuple[str, int], ...] = ()
+    replaces: int = 0
     kind: ClassVar[EventKind] = EventKind.SETTLE
-    fields: ClassVar[tuple[str, ...]] = ("winner", "cards_left", "paid")
+    fields: ClassVar[tuple[str, ...]] = ("winner", "cards_left", "paid", "replaces")
 
     @classmethod
     def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> SettleEvent:
@@ -914,19 +921,24 @@ class SettleEvent(Event):
         if missing:
             raise EventError(f"cards_left needs every player's cards; {missing[0]} is missing")
         paid = _counts_by_player(players, data.get("paid", {}), "paid")
+        replaces = data.get("replaces", 0)
+        if not _whole(replaces) or replaces < 0:
+            raise EventError(f'replaces must be the number of events the hand entered replaces, not "{replaces}"')
         return cls(
             winner,
             tuple((name, cards_left[name]) for name in players),
             tuple((name, paid[name]) for name in players if name in paid),
+            replaces,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "type": self.kind.value,
             "winner": self.winner,
             "cards_left": dict(self.cards_left),
             "paid": dict(self.paid),
         }
+        return {**data, "replaces": self.replaces} if self.replaces else data
 
 
 @dataclass(frozen=True)
@@ -1135,8 +1147,50 @@ def _hand_after(hand: HandState, state: GameState, event: Event) -> HandState:
         return pay(hand, _seat(state, event.player))
     if isinstance(event, SettleEvent):
         _seat(state, event.winner)
-        return settle(hand, event.winner, dict(event.cards_left), dict(event.paid))
+        return settle(replaced_events(state, event.replaces), event.winner, dict(event.cards_left), dict(event.paid))
     raise EventError(f'"{event}" is not a Play or Pay event')
+
+
+def verify_replaces(state: GameState, replaces: object) -> int:
+    """Raise PlayOrPayError unless `replaces` counts every card and chip recorded in the hand being played.
+
+    Quick mode used midway replaces them all, and only after the table has agreed to it.
+
+    >>> game = replay(["Ann", "Bob", "Cy"], 20, 0, [{"type": "play", "player": "Bob", "card": "7H"}])
+    >>> verify_replaces(game, 1)
+    1
+    >>> verify_replaces(game, 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.PlayOrPayError: hand 1 has 1 card or chip recorded; entering the hand in quick mode ...
+    """
+    recorded = state.hand_events
+    if replaces == recorded:
+        return recorded
+    if not recorded:
+        raise PlayOrPayError(f"hand {state.hand.hand} has no cards or chips recorded, so there is nothing to replace")
+    what, them = ("1 card or chip", "it") if recorded == 1 else (f"{recorded} cards and chips", "them")
+    if not replaces:
+        raise PlayOrPayError(
+            f"hand {state.hand.hand} has {what} recorded; entering the hand in quick mode replaces {them}, "
+            f"so confirm replacing {them} first"
+        )
+    raise PlayOrPayError(
+        f'hand {state.hand.hand} has {what} recorded, not "{replaces}"; another phone may have recorded more, '
+        "so look at the hand again"
+    )
+
+
+def replaced_events(state: GameState, replaces: object) -> HandState:
+    """The hand quick mode settles: as dealt when `replaces` (checked by verify_replaces) drops its events.
+
+    >>> game = replay(["Ann", "Bob", "Cy"], 20, 0, [{"type": "play", "player": "Bob", "card": "7H"}])
+    >>> replaced_events(game, 1) == start_hand(["Ann", "Bob", "Cy"])
+    True
+    """
+    if not verify_replaces(state, replaces):
+        return state.hand
+    return start_hand(state.players, state.hand.dealer, state.hand.hand)
 
 
 def apply_event(state: GameState, event: Event) -> GameState:

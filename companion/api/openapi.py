@@ -252,7 +252,9 @@ def paths() -> dict[str, Any]:
                 description="400 with the reason, and nothing stored, for a play out of turn, a card other than "
                 "the one needed, a card already played, a lead in a suit already played, a pay when it is not "
                 "that player's turn, a purchase while a hand is being played, an event on an ended game, or an "
-                "event on a game played in rounds.",
+                "event on a game played in rounds. A quick-mode hand (settle) during a hand followed card by card "
+                "must say in replaces how many cards and chips it replaces: all of those recorded in the hand; "
+                "undo brings them back.",
             ),
         },
         "/api/games/{game_id}/end": {

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.games.forms import ActionForm, dealer_choices, set_dealer_ways
-from companion.keys import can_edit, load_for_edit, load_game, with_key_cookie
+from companion.keys import KEY_COOKIE, can_edit, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
 from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm, purchase_form
 from companion.services import kinds, play_or_pay, rummy, store
@@ -71,10 +71,12 @@ def _play_or_pay(game_id: str, edit: bool = False) -> Game:
 def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: dict[str, Any] | None = None) -> Any:
     table = play_or_pay.table(game)
     form = HandEventForm(data={"version": game.version})
+    editing = can_edit(game)
     page = render_template(
         "play_or_pay/hand.html",
         table=table,
-        can_edit=can_edit(game),
+        can_edit=editing,
+        edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
         form=form,
         action_form=ActionForm(data={"version": game.version}),
         purchase_form=purchase_form(game.players, game.version),
@@ -105,8 +107,8 @@ def hand_event(game_id: str) -> Any:
     body: dict[str, Any] = {"type": "pay" if kind == "pay" else "play", "player": form.player.data}
     if kind == "play":
         body["card"] = form.card.data
-    elif kind == "lead":
-        body["card"] = f"{form.rank.data or ''}{form.suit.data or ''}"
+    elif kind == "lead":  # a tap on the card grid; or a rank and a suit
+        body["card"] = form.card.data or f"{form.rank.data or ''}{form.suit.data or ''}"
     elif kind != "pay":
         abort(400, description=FORM_INCOMPLETE)
     try:
@@ -125,6 +127,7 @@ def quick_hand(game_id: str) -> Any:
         "winner": winner,
         "cards_left": {name: request.form.get(f"cards_left-{seat}", "") for seat, name in enumerate(game.players)},
         "paid": {name: request.form.get(f"paid-{seat}", "") for seat, name in enumerate(game.players)},
+        "replace": request.form.get("replace", ""),
     }
     try:
         body = _quick_body(game, winner, entered)
@@ -149,7 +152,13 @@ def _quick_body(game: Game, winner: str, entered: dict[str, Any]) -> dict[str, A
                 raise InvalidInput(f'{name}\'s {what} must be a whole number, not "{text}"')
         cards_left[name] = int(held)
         paid[name] = int(chips)
-    return {"type": "settle", "winner": winner, "cards_left": cards_left, "paid": paid}
+    body: dict[str, Any] = {"type": "settle", "winner": winner, "cards_left": cards_left, "paid": paid}
+    replace = entered["replace"]
+    if replace:  # the box "Replace the N cards and chips recorded so far", ticked: the engine checks N
+        if not (replace.isascii() and replace.isdigit()):
+            raise InvalidInput(FORM_INCOMPLETE)
+        body["replaces"] = int(replace)
+    return body
 
 
 @bp.post("/games/<game_id>/hand/undo")

@@ -138,7 +138,9 @@ def game_sheet(game: Game, paper: str) -> bytes:
     if kinds.of(game).in_rounds:
         html = sheets.game_sheet_pdf_html(sheet_state(game), paper)
     else:
-        html = sheets.chip_tally_pdf_html(game.players, paper, results=play_or_pay.final_results(game))
+        html = sheets.chip_tally_pdf_html(
+            game.players, paper, results=play_or_pay.final_results(game), played=play_or_pay.tally(game)
+        )
     data = render(html)
     _keep(game, paper, data)
     return data

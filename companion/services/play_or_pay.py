@@ -363,6 +363,49 @@ def balances_after_hands(game: Game) -> list[dict[str, int]]:
     ]
 
 
+@dataclass(frozen=True)
+class TallyHand:
+    """A settled hand as the chip tally prints it: chips each player paid, balances after it, pot, who went out."""
+
+    number: int
+    winner: str
+    pot: int
+    paid: dict[str, int]
+    balance: dict[str, int]
+    quick: bool
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a game's chip tally fills in: the starting stack, the date, and the hands played (from the engine)."""
+
+    stack: int
+    date: str
+    hands: list[TallyHand]
+    finished: bool
+
+
+def tally(game: Game) -> Tally:
+    """The hands played so far, for the chip tally (sheet and PDF); paid counts every chip a player put in the pot."""
+    now = table(game)
+    balances = balances_after_hands(game)
+    hands = [
+        TallyHand(
+            number=hand.hand,
+            winner=hand.players[hand.winner] if hand.winner is not None else "",
+            pot=hand.pot,
+            paid={
+                name: -sum(entry.amount for entry in hand.settlement if entry.player == name and entry.amount < 0)
+                for name in now.players
+            },
+            balance=after,
+            quick=not hand.played,
+        )
+        for hand, after in zip(now.hands, balances, strict=True)
+    ]
+    return Tally(now.stack, game.created_at.date().isoformat(), hands, bool(game.finished))
+
+
 def final_results(game: Game) -> list[ResultRow] | None:
     """Each player's result once the table has ended the game (the sheet shows them); None before."""
     return table(game).result_rows() if game.finished else None

@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
+from companion.services.play_or_pay import Tally
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
@@ -135,10 +136,13 @@ def game_sheet_pdf_html(state: Mapping[str, Any], paper: str = "a4") -> str:
 
 
 def chip_tally_pdf_html(
-    players: Sequence[str] | None = None, paper: str = "a4", results: Sequence[Any] | None = None
+    players: Sequence[str] | None = None,
+    paper: str = "a4",
+    results: Sequence[Any] | None = None,
+    played: Tally | None = None,
 ) -> str:
-    """The HTML that chip_tally_pdf gives WeasyPrint."""
-    context = chip_tally_context(players, paper, CHIP_HANDS, results)
+    """The HTML that chip_tally_pdf gives WeasyPrint; `played` (a game's tally) fills in the hands played."""
+    context = chip_tally_context(players, paper, CHIP_HANDS, results, played)
     return _render("sheets/chip_tally.html", context, stylesheet_href=None)
 
 
@@ -366,19 +370,28 @@ def chip_tally_context(
     paper: str = "a4",
     hands: int = CHIP_HANDS,
     results: Sequence[Any] | None = None,
+    played: Tally | None = None,
 ) -> dict[str, Any]:
     """What templates/sheets/chip_tally.html shows: hands down, chips paid and balance per player; for a game
-    the table has ended, each player's result (D17: rows with name, held, bought, result, from the engine)."""
+    the table has ended, each player's result (D17: rows with name, held, bought, result, from the engine).
+
+    `played` (play_or_pay.tally) fills in a game's hands played, its date and starting
+    stack; blank rows follow for the hands still to come, unless the table has ended the game."""
     preset = get_preset("play-or-pay")
     names = _seat_names(players, preset)
     if not 1 <= hands <= 60:
         raise ValueError(f"a chip tally takes 1 to 60 hands, not {hands}.")
+    done = list(played.hands) if played is not None else []
+    blank_rows = 0 if played is not None and played.finished else max(hands - len(done), 3 if done else hands)
     return {
         "page": page_layout(paper, len(names)),
         "title": f"{preset.name} chip tally",
         "preset": preset,
         "players": _player_headers(names),
-        "hands": list(range(1, hands + 1)),
+        "played": done,
+        "stack": played.stack if played is not None else None,
+        "date": played.date if played is not None else None,
+        "hands": list(range(len(done) + 1, len(done) + blank_rows + 1)),
         "results": list(results) if results else [],
     }
 

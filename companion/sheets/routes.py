@@ -119,7 +119,9 @@ def game_sheet(game_id: str) -> str:
     paper = _paper()
     stylesheet = url_for("static", filename="css/print.css")
     if not kinds.of(game).in_rounds:
-        context = sheets.chip_tally_context(game.players, paper, results=play_or_pay.final_results(game))
+        context = sheets.chip_tally_context(
+            game.players, paper, results=play_or_pay.final_results(game), played=play_or_pay.tally(game)
+        )
         return render_template("sheets/chip_tally.html", **context, stylesheet_href=stylesheet)
     state = _state(game)
     context = sheets.game_sheet_context(state, paper)

@@ -187,7 +187,8 @@ def test_a_lead_in_a_finished_suit_is_refused(client: FlaskClient) -> None:
     client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
     page = client.get(f"/games/{game['id']}/hand").get_data(as_text=True)
     assert "Sequence over: Bob played its last card (6♥) and leads next." in page
-    assert page.count('name="suit"') == 3 and "Lead hearts" not in page
+    assert page.count('class="lead-suit"') == 3 and page.count('name="card" value="') == 39
+    assert 'data-suit="H"' not in page and 'value="2H"' not in page
     assert state["hand"]["cards_left"] == {"Ann": 13, "Bob": 13, "Cy": 13}
     response = event(client, game, type="play", player="Bob", card="2H")
     assert response.status_code == 400
@@ -365,7 +366,7 @@ def test_hand_screen_follows_a_hand(client: FlaskClient, post_form: Callable[...
     assert client.get(f"/games/{game_id}/delete").headers["Location"] == f"/games/{game_id}/hand#delete"
     page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
     assert "<strong>Bob</strong> leads" in page
-    assert page.count('name="suit"') == 4
+    assert page.count('class="lead-suit"') == 4 and page.count('name="card" value="') == 52
     assert "18<span class=\"muted small\"> of 18</span>" in page
 
     response = hand_post(client, game_id, "event", {"type": "lead", "player": "Bob", "rank": "7", "suit": "H"})

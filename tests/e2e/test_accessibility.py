@@ -65,13 +65,18 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         assert status == 201, answer
     status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/end", {}, key=ended["edit_key"])
     assert status == 200, answer
+    # A Play or Pay hand followed card by card: the Played and Paid buttons, and quick mode with its confirm box.
+    midway = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:3], "first_dealer": "Ann"})
+    for body in ({"type": "play", "player": PLAYERS[1], "card": "7H"}, {"type": "pay", "player": PLAYERS[2]}):
+        status, answer = call(base_url, "POST", f"/api/games/{midway['id']}/events", body, key=midway["edit_key"])
+        assert status == 201, answer
     # A 3-13 game under way: the round form on the game page says "knocked" and counts second discards.
     playing = _game(
         base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann", "options": {"double_rounds": [1]}}
     )
     _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
     return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended,
-            "group": _group(base_url)}
+            "play-or-pay-midway": midway, "group": _group(base_url)}
 
 
 def _group(base_url: str) -> dict[str, Any]:
@@ -123,6 +128,7 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         f"/games/{chips}/rules",
         f"/games/{ended}/hand",  # the results of a game the table ended (D17)
         f"/games/{ended}/sheet",
+        f"/games/{tables['play-or-pay-midway']['id']}/hand",  # Played and Paid, quick mode midway
         f"/games/{tables['3-13-playing']['id']}",
         "/games/no-such-game",
         "/sheets/print?preset=no-such-game",
@@ -190,7 +196,7 @@ def test_read_only_pages_have_no_serious_accessibility_violation(
     page = phone.new_page()
     found = [
         problem
-        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing")
+        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing", "play-or-pay-midway")
         for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
     ] + _violations(page, f"{base_url}/groups/{tables['group']['id']}", "light")
     assert found == [], "\n".join(found)
@@ -210,3 +216,26 @@ def test_axe_finds_a_violation_it_is_shown(phone: Any, base_url: str) -> None:
     impacts = {item["id"]: item["impact"] for item in page.evaluate(_RUN_AXE)}
     assert impacts.get("label") in BLOCKING
     assert impacts.get("color-contrast") in BLOCKING
+
+
+def test_the_play_or_pay_hand_page_with_every_panel_open_has_no_serious_violation(
+    phone: Any, base_url: str, tables: dict[str, dict[str, Any]]
+) -> None:
+    """The hand page midway, as the phone holding the key sees it, with quick mode (and its confirm box) open."""
+    page = phone.new_page()
+    game = tables["play-or-pay-midway"]
+    _join(page, base_url, game)
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{base_url}/games/{game['id']}/hand")
+        page.wait_for_load_state("load")
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert page.locator("#replace").is_visible() and page.locator("#played").is_visible()
+        page.add_script_tag(path=str(AXE))
+        found += [
+            f"hand page, panels open ({scheme}): {item['impact']} {item['id']}: {item['nodes']}"
+            for item in page.evaluate(_RUN_AXE)
+            if item["impact"] in BLOCKING
+        ]
+    assert found == [], "\n".join(found)

@@ -209,10 +209,36 @@ def test_a_quick_hand_settles_like_settle_quick_and_deals_the_next_hand() -> Non
     assert (game.hand.hand, game.hand.dealer, game.hand_events) == (2, 1, 0)
 
 
-def test_quick_mode_is_refused_once_a_hand_is_followed_card_by_card() -> None:
-    game = played(start_game(THREE), ("Bob", "7H"))
-    with pytest.raises(PlayOrPayError, match="cannot be entered in quick mode"):
+def test_quick_mode_midway_needs_the_tables_word_that_it_replaces_the_hands_events() -> None:
+    game = played(start_game(THREE), ("Bob", "7H"), ("Cy", None))
+    message = "hand 1 has 2 cards and chips recorded; entering the hand in quick mode replaces them, so confirm"
+    with pytest.raises(PlayOrPayError, match=re.escape(message)):
         apply_event(game, quick())
+    with pytest.raises(PlayOrPayError, match=re.escape('hand 1 has 2 cards and chips recorded, not "1"')):
+        apply_event(game, replace_quick(1))
+    with pytest.raises(PlayOrPayError, match="no cards or chips recorded, so there is nothing to replace"):
+        apply_event(start_game(THREE), replace_quick(1))
+
+
+def replace_quick(replaces: int) -> SettleEvent:
+    event = quick("Cy", Ann=4, Bob=2)
+    return SettleEvent(event.winner, event.cards_left, (("Ann", 1),), replaces)
+
+
+def test_quick_mode_midway_settles_the_hand_as_entered_and_drops_its_flags() -> None:
+    # Cy pays when 8H is needed, then plays it a round later: a flag, which the quick hand drops.
+    game = played(start_game(THREE, 20), ("Bob", "7H"), ("Cy", None), ("Ann", None), ("Bob", None), ("Cy", "8H"))
+    assert len(game.flags) == 1 and game.hand_events == 5
+    over = apply_event(game, replace_quick(5))
+    expected = settle_quick(1, 0, "Cy", {"Ann": 4, "Bob": 2, "Cy": 0}, {"Ann": 1})
+    assert over.hands[0].settlement == expected
+    assert over.hands[0].played == () and over.hands[0].flags == () and over.flags == ()
+    assert over.results == {"Ann": -5, "Bob": -2, "Cy": 7}
+    assert (over.hand.hand, over.hand_events, len(over.events)) == (2, 0, 6)
+    # The card-by-card events stay in the game's history; undo takes back only the quick hand.
+    assert undo_last_event(over) == game
+    replayed = replay(THREE, 20, 0, [event.to_json() for event in over.events])
+    assert replayed == over and replayed.events[-1].to_json()["replaces"] == 5
 
 
 def test_settle_on_a_hand_reports_the_same_errors_as_settle_quick() -> None:

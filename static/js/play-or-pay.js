@@ -1,0 +1,157 @@
+// Card Table Companion: Play or Pay, one tap per event on the hand page, without a page load.
+// A tap on "Played", "Paid" or a card of the grid (templates/play_or_pay/hand.html) is sent to the JSON API
+// (POST data-hand-api with the edit key and the version the page shows); "Undo" is sent as DELETE with the
+// version. Then the fresh hand page is fetched and its <main> swapped in: whose turn, the card needed, the cards
+// held, the pot and the chips. On 409 (another phone recorded first) nothing is sent again: the page shows
+// the hand as stored now and says so. Quick mode midway asks before it replaces the cards and chips recorded.
+// Without this file every form posts to the server (post-redirect-get).
+"use strict";
+
+(function () {
+  var busy = false;
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function refresh(after) {
+    var address = window.location.href.split("#")[0];
+    return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var current = document.querySelector("main");
+        each(current.querySelectorAll("details[id]"), function (element) { // open stays open
+          var twin = fresh.querySelector("details#" + element.id);
+          if (twin) { twin.open = element.open; }
+        });
+        var nodes = Array.prototype.slice.call(fresh.childNodes).map(function (node) {
+          return document.adoptNode(node);
+        });
+        current.replaceChildren.apply(current, nodes);
+        document.title = doc.title;
+        document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
+        each(current.querySelectorAll("form[data-confirm]"), function (form) {
+          form.addEventListener("submit", function (event) {
+            if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+          });
+        });
+        if (after) { after(current); }
+      });
+  }
+
+  function say(text) {
+    var box = document.getElementById("tap-error") || document.getElementById("hand-error");
+    if (!box) { window.alert(text); return; }
+    box.textContent = text;
+    box.hidden = false;
+    box.scrollIntoView({ block: "center" });
+  }
+
+  // A status line outside <main> (which is swapped): screen readers hear whose turn it is after each tap.
+  function announce(main) {
+    var line = document.getElementById("hand-said");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "hand-said";
+      line.className = "sr-only";
+      line.setAttribute("role", "status");
+      document.body.appendChild(line);
+    }
+    var turn = main.querySelector("#turn") || main.querySelector(".settled");
+    line.textContent = turn ? turn.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  // After a tap the next tap is where the finger is: the played button, or the card grid.
+  function ready(main) {
+    var next = main.querySelector("#played") || main.querySelector(".card-grid button");
+    if (next) { next.focus({ preventScroll: true }); }
+    announce(main);
+  }
+
+  function body(form, submitter) {
+    var fields = form.elements;
+    var type = fields.type.value;
+    var event = { type: type === "lead" ? "play" : type, player: fields.player.value };
+    event.version = parseInt(fields.version.value, 10);
+    if (submitter && submitter.name === "card") {
+      event.card = submitter.value;
+    } else if (fields.card && fields.card.value) {
+      event.card = fields.card.value;
+    }
+    return event;
+  }
+
+  function send(form, method, address, payload) {
+    var buttons = form.querySelectorAll("button");
+    busy = true;
+    each(buttons, function (button) { button.disabled = true; });
+    var options = {
+      method: method,
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json", "X-Edit-Key": form.getAttribute("data-key") }
+    };
+    if (payload) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(payload);
+    }
+    return fetch(address, options)
+      .then(function (response) {
+        return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
+      })
+      .then(function (result) {
+        if (result.status === 200 || result.status === 201) { return refresh(ready); }
+        if (result.status === 409) {
+          return refresh(function (main) {
+            ready(main);
+            say("Not recorded: another phone changed this game first. The page now shows the hand as it is " +
+              "kept; check whose turn it is and tap again if needed.");
+          });
+        }
+        say("Not recorded: " + (result.answer.error || "the server refused it."));
+        return null;
+      })
+      .catch(function () {
+        say("Not recorded: the server did not answer. Check the connection and tap again.");
+      })
+      .then(function () {
+        busy = false;
+        each(buttons, function (button) { if (document.body.contains(button)) { button.disabled = false; } });
+      });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || event.defaultPrevented || !window.fetch || !window.DOMParser) { return; }
+    if (form.id === "quick-form") {
+      var box = form.querySelector("#replace");
+      if (box && !box.checked) {
+        var count = form.getAttribute("data-recorded");
+        var hand = form.getAttribute("data-hand");
+        var what = count === "1" ? "the card or chip" : "the " + count + " cards and chips";
+        if (!window.confirm("Replace " + what + " recorded so far in hand " + hand + " with this result? " +
+            "Undo brings them back.")) {
+          event.preventDefault();
+          return;
+        }
+        box.checked = true; // the form then posts as without JavaScript
+      }
+      return;
+    }
+    var add = form.getAttribute("data-hand-api");
+    var undo = form.getAttribute("data-undo-api");
+    if (!(add || undo) || !form.getAttribute("data-key")) { return; }
+    event.preventDefault();
+    if (busy) { return; }
+    if (add) {
+      send(form, "POST", add, body(form, event.submitter));
+    } else { // confirmed already by the form's own listener (app.js, or refresh above)
+      send(form, "DELETE", undo + "?version=" + encodeURIComponent(form.elements.version.value), null);
+    }
+  });
+
+  // A page brought back from the browser's memory (Back) may show a hand changed meanwhile: reload it.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("hand")) { window.location.reload(); }
+  });
+})();
