@@ -425,6 +425,20 @@ class LayoffRequest(Command):
     declarer_hand: DeclarerHand = None
 
 
+class ContractRequest(Command):
+    """Whether melds, as given, are exactly the deal's contract (Contract Rummy's going down)."""
+
+    command: ClassVar[str] = "contract"
+    has: ClassVar[str] = "contract takes"
+    missing: ClassVar[str | None] = "contract needs variant, round, melds; {field} is missing"
+
+    variant: CheckVariant
+    round: CheckRound
+    melds: Annotated[Melds, Says('melds must be a list of melds, each a string such as "4H 5H 6H 7H"')]
+    options: CheckOptions = None
+    players: CheckPlayers = None
+
+
 # ---------------------------------------------------------------- the translator
 
 _ORDER = {"extra_forbidden": 0, "missing": 1}

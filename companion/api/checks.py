@@ -1,4 +1,5 @@
-"""The engine's judgements as JSON (issue 5): ``POST /api/check``, ``/api/best`` and ``/api/layoff``.
+"""The engine's judgements as JSON (issue 5): ``POST /api/check``, ``/api/best``, ``/api/layoff`` and
+(issue 15) ``/api/contract``.
 
 Each takes the command line's arguments as fields and answers with exactly what
 ``python -m engine check|best|layoff`` prints: both call `engine.api` (through
@@ -43,3 +44,10 @@ def layoff() -> Response:
         raise InvalidInput(LAYOFF_DECLARER_MISSING)
     args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
     return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand))
+
+
+@bp.post("/contract")
+def contract() -> Response:
+    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
+    body = bodies.parse(schemas.ContractRequest)
+    return jsonify(disputes.contract_command(body.variant, body.round, body.options, body.melds, body.players))

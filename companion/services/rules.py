@@ -169,3 +169,63 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
         players=players,
         companion=pop.COMPANION_RULES,
     )
+
+
+# ---------------------------------------------------------------- Contract Rummy: deals with contracts
+
+
+@dataclass(frozen=True)
+class FanCard:
+    """One card of a contract's picture: ``7♥``, red or black."""
+
+    symbol: str
+    red: bool
+
+
+@dataclass(frozen=True)
+class Fan:
+    """One meld of a contract as a small fan of example cards."""
+
+    kind: str  # "set" or "run"
+    cards: tuple[FanCard, ...]
+
+
+@dataclass(frozen=True)
+class ContractDeal:
+    """One deal of a contract game: its cards, its contract in words and pictures."""
+
+    number: int
+    cards: int
+    words: str
+    kinds: tuple[str, ...]
+    fans: tuple[Fan, ...]
+    no_final_discard: bool
+
+
+# Example cards for the pictures: a set of each of these ranks, a run in each of these suits.
+_SET_RANKS = ("7", "K", "4")
+_RUN_SUITS = (("♥", True, 5), ("♠", False, 9), ("♦", True, 2))
+_SET_SUITS = (("♠", False), ("♥", True), ("♦", True))
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3) -> tuple[Fan, ...]:
+    """A contract as pictures: each set as cards of one rank, each run as cards of one suit in sequence.
+
+    >>> [" ".join(card.symbol for card in fan.cards) for fan in contract_fans(["set", "run"])]
+    ['7♠ 7♥ 7♦', '5♥ 6♥ 7♥ 8♥']
+    """
+    fans = []
+    sets = runs = 0
+    for kind in kinds:
+        if kind == "set":
+            rank = _SET_RANKS[sets % len(_SET_RANKS)]
+            suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for suit, red in suits)))
+            sets += 1
+        else:
+            suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
+            ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for rank in ranks)))
+            runs += 1
+    return tuple(fans)

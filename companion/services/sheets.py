@@ -28,7 +28,7 @@ from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
-from engine.schedule import schedule
+from engine.schedule import RoundInfo, schedule
 
 TEMPLATES = paths.templates_folder()
 PRINT_CSS = paths.static_folder() / "css" / "print.css"
@@ -185,6 +185,19 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     ]
 
 
+def contract_cell(info: RoundInfo) -> dict[str, Any]:
+    """A deal's contract for its row ("two sets"; "" where the game has no contracts), and whether
+    going out needs no final discard."""
+    return {"contract": info.contract_words, "no_final_discard": info.no_final_discard}
+
+
+def contract_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A game played in contracts shows each deal's contract where other sheets show the wild cards,
+    which are then the same in every deal and named once, in the legend."""
+    has_contract = any(row["contract"] for row in rows)
+    return {"has_contract": has_contract, "wild_every_deal": rows[0]["wild"] if has_contract and rows else ""}
+
+
 def sheet_date(created_at: object) -> str:
     """The game's date as YYYY-MM-DD, from an ISO date string; today when missing or unreadable.
 
@@ -245,6 +258,7 @@ def _score_rows(state: Mapping[str, Any], rules: RuleSet, players: Sequence[str]
                 "cards": info.cards,
                 "wild": wild_label(info.wild_tokens),
                 "multiplier": info.multiplier,
+                **contract_cell(info),
                 "played": bool(played),
                 "cells": [_score_cell(played, name, dealer, running) for name in players],
             }
@@ -309,6 +323,7 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         "finished": bool(state.get("finished")),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        **contract_columns(rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
     }
@@ -346,6 +361,7 @@ def blank_sheet_context(
             "cards": info.cards,
             "wild": wild_label(info.wild_tokens),
             "multiplier": info.multiplier,
+            **contract_cell(info),
         }
         for info in schedule(rules)
     ]
@@ -357,6 +373,7 @@ def blank_sheet_context(
         "players": _player_headers(names),
         "rows": rows,
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        **contract_columns(rows),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
     }
 
