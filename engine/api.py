@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
+from engine.contracts import check_contract
 from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
 from engine.layoffs import (
@@ -27,7 +28,8 @@ from engine.layoffs import (
     verify_layoff,
 )
 from engine.melds import check_meld
-from engine.rules import OPTION_SPECS, PRESETS, DeckRow, RuleSet, parse_set_arguments, rule_set
+from engine.penalties import held_in_full, scores_in_full
+from engine.rules import OPTION_SPECS, PRESETS, DeckRow, LayOffScope, RuleSet, parse_set_arguments, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.solver import best_arrangement
 
@@ -62,7 +64,7 @@ def variants_json() -> list[dict[str, Any]]:
             "max_players": preset.max_players,
             "kind": preset.kind,
             "seed": preset.seed,
-            "rounds": 11 if preset.kind == "rummy" else None,
+            "rounds": len(preset.deals) if preset.kind == "rummy" else None,
             "decks": [
                 {"max_players": row.max_players, "decks": row.decks, "jokers": row.jokers} for row in preset.deck_table
             ],
@@ -75,7 +77,7 @@ def variants_json() -> list[dict[str, Any]]:
             "going_out": preset.going_out_text,
             "penalties": preset.penalty_text,
             "money": preset.money,
-            "options": preset.defaults.as_json() if preset.kind == "rummy" else {},
+            "options": preset.defaults.as_json(preset.option_keys) if preset.kind == "rummy" else {},
             "decisions": list(preset.decisions),
             "discard_pile": preset.discard_pile_text,
             "first_dealer": [
@@ -87,10 +89,13 @@ def variants_json() -> list[dict[str, Any]]:
     ]
 
 
-def option_specs_json() -> list[dict[str, Any]]:
+def option_specs_json(variant: str | None = None) -> list[dict[str, Any]]:
+    """The options' descriptions: those of the four original rummy presets, or a preset's own."""
+    specs = OPTION_SPECS.values() if variant is None else rule_set(variant).option_specs()
     return [
         {"key": spec.key, "kind": spec.kind, "title": spec.title, "effect": spec.effect, "choices": list(spec.choices)}
-        for spec in OPTION_SPECS.values()
+        | ({"minimum": spec.minimum, "maximum": spec.maximum} if spec.kind in ("number", "sizes") else {})
+        for spec in specs
     ]
 
 
@@ -186,6 +191,9 @@ def best_json(
     cards = parse_cards(hand)
     if not cards:
         raise CardError("the hand has no cards")
+    if scores_in_full(rules):
+        _verify_cards_exist(cards, rules, players)
+        return held_in_full(cards, rules, info).as_json()
     declared = _declared(rules, info, declarer, declarer_hand)
     table_cards = [card for meld in declared for card in meld.cards]
     _verify_cards_exist(list(cards) + table_cards, rules, players)
@@ -207,10 +215,13 @@ def turn_scores_json(
     melds the next player sees. None stands for a player whose cards are not known."""
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
-    declared = _declared(rules, info, declarer, declarer_hand)
     parsed = [None if hand is None else parse_cards(hand) for hand in hands]
     if any(cards == () for cards in parsed):
         raise CardError("a hand has no cards")
+    if scores_in_full(rules):
+        _verify_cards_exist([card for hand in parsed if hand for card in hand], rules, players)
+        return [None if hand is None else held_in_full(hand, rules, info).as_json() for hand in parsed]
+    declared = _declared(rules, info, declarer, declarer_hand)
     table_cards = [card for meld in declared for card in meld.cards]
     _verify_cards_exist([card for hand in parsed if hand for card in hand] + table_cards, rules, players)
     return [None if score is None else score.as_json() for score in score_in_turn(parsed, declared, rules, info)]
@@ -225,14 +236,25 @@ def layoff_json(
     cards: str,
     players: int | None = None,
     declarer_hand: str | None = None,
+    table: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The verdict on one lay-off onto meld `onto` (from 1) of the declarer's melds, and where
-    each card went ("placements")."""
+    each card went ("placements").
+
+    Where the preset lays off onto any meld on the table (Contract Rummy), `table` lists every
+    meld on the table (the declarer's melds are taken as the table's too), and the answer says
+    "table" for "declarer".
+    """
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
-    declared = _declared(rules, info, declarer, declarer_hand)
+    on_table = rules.preset.lay_off_scope is LayOffScope.TABLE
+    if table and not on_table:
+        raise OptionError(f"in {rules.preset.name} cards are laid off only onto the melds of the player who went out")
+    if table and (declarer or declarer_hand is not None):
+        raise OptionError("give the melds on the table or the declarer's melds, not both")
+    declared = table_melds(list(table), rules, info) if table else _declared(rules, info, declarer, declarer_hand)
     if not declared:
-        raise CardError("give the declarer's melds")
+        raise CardError("give the melds on the table" if on_table else "give the declarer's melds")
     if not isinstance(cards, str):
         raise CardError("cards must be a string of cards")
     if not isinstance(onto, int) or isinstance(onto, bool):
@@ -241,6 +263,7 @@ def layoff_json(
     if not laid:
         raise CardError("give at least one card to lay off")
     _verify_cards_exist([held.card for held in laid] + [c for meld in declared for c in meld.cards], rules, players)
+    melds_key = "table" if on_table else "declarer"
     try:
         extended = verify_layoff(declared, onto - 1, laid, rules, info)
     except IllegalLayoff as problem:
@@ -248,7 +271,7 @@ def layoff_json(
             "valid": False,
             "code": problem.code,
             "reason": str(problem),
-            "declarer": [meld.as_json() for meld in declared],
+            melds_key: [meld.as_json() for meld in declared],
             "placements": [],
         }
     after = [extended if index == onto - 1 else meld for index, meld in enumerate(declared)]
@@ -256,6 +279,30 @@ def layoff_json(
         "valid": True,
         "code": None,
         "reason": None,
-        "declarer": [meld.as_json() for meld in after],
+        melds_key: [meld.as_json() for meld in after],
         "placements": [placement.as_json() for placement in placements(declared[onto - 1], extended, onto - 1)],
     }
+
+
+def contract_json(
+    variant: str,
+    overrides: Overrides,
+    round_number: object,
+    melds: Sequence[str],
+    players: int | None = None,
+    left_in_hand: int | None = None,
+) -> dict[str, Any]:
+    """Whether melds, as given, are exactly the deal's contract, as ``contract`` prints it (RULES.md 9).
+
+    >>> contract_json("contract-rummy", None, 3, ["5H 6H 7H 8H"])["reason"]
+    'deal 3 needs two runs; this is one run'
+    """
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    parsed = _melds(melds)
+    if not parsed:
+        raise CardError("give at least one meld")
+    _verify_cards_exist([held.card for meld in parsed for held in meld], rules, players)
+    if left_in_hand is not None and (isinstance(left_in_hand, bool) or not isinstance(left_in_hand, int)):
+        raise OptionError(f'cards left in hand must be a whole number, not "{left_in_hand}"')
+    return check_contract(parsed, rules, info, left_in_hand).as_json()

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from engine.api import best_json, check_json, layoff_json, rules_from, schedule_json, variants_json
+from engine.api import best_json, check_json, contract_json, layoff_json, rules_from, schedule_json, variants_json
 from engine.errors import EngineError
 
 
@@ -46,14 +46,34 @@ def _parser() -> argparse.ArgumentParser:
     best.add_argument("--jsonl", action="store_true", help="read {round, hand} objects from stdin")
     best.add_argument("hand", nargs="?", metavar="HAND")
 
-    layoff = commands.add_parser("layoff", help="judge one lay-off onto a declarer's meld")
+    layoff = commands.add_parser(
+        "layoff",
+        help="judge one lay-off onto a declarer's meld, or onto any meld on the table (Contract Rummy)",
+    )
     _add_rules_arguments(layoff)
     layoff.add_argument("--round", type=int, required=True)
     layoff.add_argument("--players", type=int)
     layoff.add_argument("--declarer", action="append", default=[], metavar="MELD")
     layoff.add_argument("--declarer-hand", metavar="CARDS", help="the declarer's cards; melds split by |, or loose")
+    layoff.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        dest="table",
+        metavar="MELD",
+        help="a meld on the table, one per meld, where cards may be laid off onto any meld (Contract Rummy)",
+    )
     layoff.add_argument("--onto", type=int, required=True, help="the meld's number, from 1")
     layoff.add_argument("cards", metavar="CARDS")
+
+    contract = commands.add_parser("contract", help="whether melds are exactly the deal's contract (Contract Rummy)")
+    _add_rules_arguments(contract)
+    contract.add_argument("--round", type=int, required=True)
+    contract.add_argument("--players", type=int)
+    contract.add_argument(
+        "--left", type=int, metavar="N", help="cards left in hand after going down (the last deal needs 0)"
+    )
+    contract.add_argument("melds", nargs="+", metavar="MELD")
     return parser
 
 
@@ -76,8 +96,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
     elif args.command == "best":
         _run_best(args, out)
     elif args.command == "layoff":
-        if not args.declarer and args.declarer_hand is None:
-            raise UsageError("layoff needs --declarer (one per meld) or --declarer-hand")
+        if not args.declarer and args.declarer_hand is None and not args.table:
+            raise UsageError("layoff needs --declarer (one per meld), --declarer-hand or --meld (one per meld)")
         _emit(
             layoff_json(
                 args.variant,
@@ -88,9 +108,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
                 args.cards,
                 args.players,
                 args.declarer_hand,
+                args.table,
             ),
             out,
         )
+    elif args.command == "contract":
+        if args.left is not None and args.left < 0:
+            raise UsageError(f"--left takes a number of cards from 0, not {args.left}")
+        _emit(contract_json(args.variant, args.overrides, args.round, args.melds, args.players, args.left), out)
 
 
 def _run_best(args: argparse.Namespace, out: TextIO) -> None:

@@ -53,3 +53,11 @@ class IllegalLayoff(EngineError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class ContractError(EngineError):
+    """Melds that are not exactly the deal's contract, or a contract asked of a game without contracts."""
+
+
+class BuyError(EngineError):
+    """A buy the rules do not allow: the player has used every buy of the deal, or the game has none."""

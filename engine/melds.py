@@ -34,7 +34,7 @@ from enum import Enum
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import IllegalMeld
-from engine.rules import AceRule, RuleSet, WildLimit
+from engine.rules import AceRule, MeldKind, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
 __all__ = [
@@ -53,11 +53,6 @@ __all__ = [
 MAX_RUN = 13
 
 
-class MeldKind(Enum):
-    SET = "set"
-    RUN = "run"
-
-
 class Reason(Enum):
     """Stable codes for why a meld is illegal."""
 
@@ -70,6 +65,7 @@ class Reason(Enum):
     WRAP = "wrap"
     TOO_LONG = "too_long"
     TOO_MANY_WILDS = "too_many_wilds"
+    NO_NATURAL = "no_natural"
     ADJACENT_WILDS = "adjacent_wilds"
     REPEATED_SUIT = "repeated_suit"
     ACES_NOT_IN_RUNS = "aces_not_in_runs"
@@ -222,6 +218,10 @@ class _Table:
     @property
     def no_aces(self) -> bool:
         return self.rules.options.no_aces_in_runs
+
+    @property
+    def min_run(self) -> int:
+        return self.rules.preset.min_run_length
 
     @property
     def lowest(self) -> int:
@@ -413,7 +413,7 @@ def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: _Tab
 
 def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
     """Runs that keep the written order, ascending first, within the game's places."""
-    if len(cards) > MAX_RUN:
+    if len(cards) > MAX_RUN or len(cards) < table.min_run:
         return
     fixed = _fixed_positions(cards, table)
     if not fixed:
@@ -634,7 +634,7 @@ def _run_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Read
     fixed = _fixed_positions(cards, table)
     count = len(cards)
     suits = {suit for _, suit in fixed.values()}
-    if len(suits) > 1 or count > MAX_RUN or any(not options for options, _ in fixed.values()):
+    if len(suits) > 1 or not table.min_run <= count <= MAX_RUN or any(not options for options, _ in fixed.values()):
         return
     for suit in suits or Suit:
         for choice in _ace_choices(fixed):
@@ -746,6 +746,8 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
 def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> _Rejection:
     """Why no arrangement of a one-suit group is a sequence."""
     names = _names(cards)
+    if len(cards) < table.min_run:
+        return _Rejection(Reason.TOO_SHORT, f"{names}: a run needs at least {table.min_run} cards in this game.")
     if len(cards) > MAX_RUN:
         both = " (it may start or end with an ace, but never both)" if table.ace is AceRule.BOTH else ""
         return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards{both}.")
@@ -819,6 +821,8 @@ def _wild_ok(reading: Reading, table: _Table) -> bool:
     wilds = sum(reading.wild)
     if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(reading.wild):
         return False
+    if options.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and wilds == len(reading.wild):
+        return False
     if reading.kind is MeldKind.RUN:
         if options.no_adjacent_wilds and wilds > 1:
             wild_places = {place for place, wild in zip(reading.positions, reading.wild, strict=True) if wild}
@@ -837,6 +841,11 @@ def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) 
             Reason.TOO_MANY_WILDS,
             f"{_names(cards)} has {wilds} wild card{'s' if wilds != 1 else ''} and {naturals} "
             f"natural{'s' if naturals != 1 else ''}; a meld may never hold more wilds than naturals.",
+        )
+    if table.rules.options.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and naturals == 0:
+        return _Rejection(
+            Reason.NO_NATURAL,
+            f"{_names(cards)} has only wild cards; a meld needs at least one natural card.",
         )
     if reading.kind is MeldKind.RUN and table.rules.options.no_adjacent_wilds:
         problem = _adjacent_wilds(cards, reading, wild, any(table.is_free(held) for held in cards))

@@ -11,11 +11,12 @@ engine.errors.OptionError: unknown option "full_cycel"; options are: full_cycle,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
+from engine.cards import Rank
 from engine.errors import OptionError, PlayerCountError, VariantError
 
 
@@ -32,6 +33,7 @@ class WildLimit(Enum):
 
     NONE = "none"
     NOT_MORE_THAN_NATURALS = "not_more_than_naturals"
+    AT_LEAST_ONE_NATURAL = "at_least_one_natural"  # any number of wilds, but never a meld of wilds only
 
 
 class PenaltyTable(Enum):
@@ -41,6 +43,45 @@ class PenaltyTable(Enum):
     PAY_ME_FAMILY = "pay-me-family"
     THREE_THIRTEEN = "three-thirteen"
     THREE_13 = "3-13"
+    CONTRACT_RUMMY = "contract-rummy"  # every card held counts in full; not a choice of penalty_table
+
+
+class MeldKind(Enum):
+    """A set (cards of one rank) or a run (cards of one suit in sequence)."""
+
+    SET = "set"
+    RUN = "run"
+
+
+class LayOffScope(Enum):
+    """Onto which melds a player may lay off cards."""
+
+    DECLARER = "declarer"  # only the melds of the player who went out (D6)
+    TABLE = "table"  # any meld on the table, once the player has gone down
+    NONE = "none"
+
+
+class HandScoring(Enum):
+    """How the cards left in a hand score."""
+
+    ARRANGED = "arranged"  # the lowest penalty over every arrangement into melds and lay-offs (D7)
+    IN_FULL = "in_full"  # every card held counts in full, melded or not
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal of a preset's schedule, as data.
+
+    ``wild_rank`` is the round's rank when the deal has one; ``contract`` the melds a player must
+    lay down to go down (empty: no contract); ``no_final_discard`` that going out takes every card,
+    with no discard.
+    """
+
+    cards: int
+    wild_rank: Rank | None = None
+    contract: tuple[MeldKind, ...] = ()
+    multiplier: int = 1
+    no_final_discard: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,10 +99,19 @@ class Options:
     discard_to_go_out: bool = False
     penalty_table: PenaltyTable = PenaltyTable.PAY_ME
     double_rounds: frozenset[int] = frozenset()
+    deal_sizes: tuple[int, ...] = (10, 10, 10, 10, 12, 12, 12)
+    twos_wild: bool = False
+    joker_swap: bool = False
+    ace_points: int = 15
+    joker_points: int = 15
+    buys_per_deal: int = 3
+    exact_cut: bool = False
 
-    def as_json(self) -> dict[str, Any]:
-        """The options as JSON values, in the order RULES.md lists them."""
-        return {spec.key: spec.to_json(getattr(self, spec.key)) for spec in OPTION_SPECS.values()}
+    def as_json(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
+        """The options as JSON values, in the order RULES.md lists them: by default the options of
+        the four original rummy presets; ``RuleSet.options_json`` gives a preset's own."""
+        chosen = OPTION_SPECS if keys is None else {key: ALL_OPTION_SPECS[key] for key in keys}
+        return {spec.key: spec.to_json(getattr(self, spec.key)) for spec in chosen.values()}
 
 
 @dataclass(frozen=True)
@@ -69,11 +119,13 @@ class OptionSpec:
     """What an option means, and how to read and write its values."""
 
     key: str
-    kind: str  # "bool", "choice" or "rounds"
+    kind: str  # "bool", "choice", "rounds", "number" or "sizes"
     title: str
     effect: str
     choices: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()  # a choice in words, for people, in the order of `choices`
+    minimum: int | None = None  # "number" and "sizes": the smallest value allowed
+    maximum: int | None = None  # "number" and "sizes": the largest value allowed
 
     def label(self, value: object) -> str:
         """A value of this option in words.
@@ -85,6 +137,8 @@ class OptionSpec:
         """
         if isinstance(value, bool):
             return "on" if value else "off"
+        if self.kind == "sizes" and isinstance(value, (list, tuple)):
+            return _sizes_label(value)
         if isinstance(value, (list, tuple)):
             return "rounds " + ", ".join(str(item) for item in value) if value else "none"
         text = getattr(value, "value", value)
@@ -96,11 +150,17 @@ class OptionSpec:
             return _parse_bool(self.key, value)
         if self.kind == "rounds":
             return _parse_rounds(self.key, value)
+        if self.kind == "number":
+            return _parse_number(self, value)
+        if self.kind == "sizes":
+            return _parse_sizes(self, value)
         return _parse_choice(self, value)
 
     def to_json(self, value: Any) -> Any:
         if self.kind == "rounds":
             return sorted(value)
+        if self.kind == "sizes":
+            return list(value)
         if isinstance(value, Enum):
             return value.value
         return value
@@ -119,6 +179,44 @@ def _parse_bool(key: str, value: object) -> bool:
     if text in _FALSE:
         return False
     raise OptionError(f'option "{key}" takes true or false, not "{value}"')
+
+
+def _sizes_label(value: Sequence[object]) -> str:
+    """Cards dealt in words: ``10 cards every deal`` or ``10, 10, 10, 10, 12, 12, 12``."""
+    if len(set(value)) == 1:
+        return f"{value[0]} cards every deal"
+    return ", ".join(str(item) for item in value)
+
+
+def _whole_number(spec: OptionSpec, value: object, shown: object) -> int:
+    text = str(value).strip()
+    if isinstance(value, bool) or not (isinstance(value, int) or text.isdecimal()):
+        raise OptionError(f'{spec.title} takes {_number_words(spec)}, not "{shown}"')
+    number = int(text)
+    if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
+        raise OptionError(f'{spec.title} takes {_number_words(spec)}, not "{shown}"')
+    return number
+
+
+def _number_words(spec: OptionSpec) -> str:
+    if spec.minimum is not None and spec.maximum is not None:
+        return f"a whole number from {spec.minimum} to {spec.maximum}"
+    return "a whole number"
+
+
+def _parse_number(spec: OptionSpec, value: object) -> int:
+    return _whole_number(spec, value, value)
+
+
+def _parse_sizes(spec: OptionSpec, value: object) -> tuple[int, ...]:
+    """Cards dealt: one number for every deal, or one number per deal (``10,10,10,10,12,12,12``)."""
+    if isinstance(value, list | tuple):
+        items: list[object] = list(value)
+    else:
+        items = [item for item in str(value).replace(" ", ",").split(",") if item]
+    if not items:
+        raise OptionError(f'{spec.title} takes one number for every deal or one number per deal, not "{value}"')
+    return tuple(_whole_number(spec, item, value) for item in items)
 
 
 def _parse_choice(spec: OptionSpec, value: object) -> Any:
@@ -202,7 +300,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "Wild cards per meld",
             "Any number of wild cards, even melds of wild cards only; "
             "or never more wild cards than natural cards in a meld.",
-            tuple(limit.value for limit in WildLimit),
+            tuple(limit.value for limit in WildLimit if limit is not WildLimit.AT_LEAST_ONE_NATURAL),
             ("Any number, all-wild melds too", "Never more wilds than naturals"),
         ),
         OptionSpec(
@@ -235,7 +333,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "choice",
             "Penalty table",
             "Which preset's table scores the cards left in hand.",
-            tuple(table.value for table in PenaltyTable),
+            tuple(table.value for table in PenaltyTable if table is not PenaltyTable.CONTRACT_RUMMY),
             ("Pay Me", "Pay Me (family rules)", "Three Thirteen", "3-13"),
         ),
         OptionSpec(
@@ -247,6 +345,61 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         ),
     )
 }
+
+# The options of Contract Rummy (RULES.md 9); the four original rummy presets take OPTION_SPECS.
+CONTRACT_OPTION_SPECS: dict[str, OptionSpec] = {
+    spec.key: spec
+    for spec in (
+        OptionSpec(
+            "deal_sizes",
+            "sizes",
+            "Cards dealt",
+            "How many cards each player is dealt: one number for every deal, or one number per deal, "
+            "such as 10, 10, 10, 10, 12, 12, 12.",
+            minimum=6,
+            maximum=15,
+        ),
+        OptionSpec("twos_wild", "bool", "Twos wild", "The 2s are wild as well as the jokers."),
+        OptionSpec(
+            "joker_swap",
+            "bool",
+            "Joker swap",
+            "A player who has gone down may take a joker from any meld on the table by playing the card it "
+            "stands for in its place.",
+        ),
+        OptionSpec(
+            "ace_points", "number", "Points for an ace", "What an ace left in hand scores.", minimum=0, maximum=100
+        ),
+        OptionSpec(
+            "joker_points",
+            "number",
+            "Points for a joker",
+            "What a joker left in hand scores.",
+            minimum=0,
+            maximum=100,
+        ),
+        OptionSpec(
+            "buys_per_deal",
+            "number",
+            "Buys per deal",
+            "How many times a deal each player may buy the top discard with an extra card from the stock; "
+            "0 means no buying.",
+            minimum=0,
+            maximum=20,
+        ),
+        OptionSpec(
+            "exact_cut",
+            "bool",
+            "Exact cut",
+            "A player who cuts exactly the cards needed for the deal scores -50 that deal.",
+        ),
+    )
+}
+
+ALL_OPTION_SPECS: dict[str, OptionSpec] = {**OPTION_SPECS, **CONTRACT_OPTION_SPECS}
+
+RUMMY_OPTION_KEYS = tuple(OPTION_SPECS)
+CONTRACT_OPTION_KEYS = tuple(CONTRACT_OPTION_SPECS)
 
 
 @dataclass(frozen=True)
@@ -282,6 +435,17 @@ class Preset:
     decisions: tuple[str, ...]
     discard_pile_text: str = ""  # how to start the discard pile (RULES.md 5)
     left_of_scorekeeper_deals: bool = False  # a way to pick the first dealer that only 3-13 has
+    deals: tuple[Deal, ...] = ()  # the schedule, deal by deal
+    full_cycle_deals: tuple[Deal, ...] = ()  # the schedule with the full cycle on, where the preset has one
+    option_keys: tuple[str, ...] = RUMMY_OPTION_KEYS  # the house rules a game of this preset may set
+    min_run_length: int = 3
+    lay_off_scope: LayOffScope = LayOffScope.DECLARER  # with the lay_offs option on
+    hand_scoring: HandScoring = HandScoring.ARRANGED
+
+    @property
+    def has_contracts(self) -> bool:
+        """Whether the deals carry contracts (a player must go down with them)."""
+        return any(deal.contract for deal in self.deals)
 
     def table_for(self, players: int) -> DeckRow:
         """Decks and jokers for a number of players.
@@ -309,6 +473,32 @@ def can_seat(preset: Preset, players: int) -> bool:
     """Whether the preset allows that many players."""
     return preset.min_players <= players <= preset.max_players
 
+
+def _rising_deals(round_rank: bool) -> tuple[Deal, ...]:
+    """The standard eleven deals, 3 to 13 cards; the round's rank is the number of cards dealt."""
+    return tuple(Deal(cards, Rank(cards) if round_rank else None) for cards in range(3, 14))
+
+
+def _full_cycle_deals(round_rank: bool) -> tuple[Deal, ...]:
+    """3 to 14 cards and back to 3: 23 deals, Aces the rank of the 14-card deal (D2)."""
+    rising = _rising_deals(round_rank)
+    return (*rising, Deal(14, Rank.ACE if round_rank else None), *rising[::-1])
+
+
+_SET, _RUN = MeldKind.SET, MeldKind.RUN
+_CONTRACTS = (
+    (_SET, _SET),
+    (_SET, _RUN),
+    (_RUN, _RUN),
+    (_SET, _SET, _SET),
+    (_SET, _SET, _RUN),
+    (_SET, _RUN, _RUN),
+    (_RUN, _RUN, _RUN),
+)
+_CONTRACT_DEALS = tuple(
+    Deal(cards, None, contract, no_final_discard=number == len(_CONTRACTS))
+    for number, (cards, contract) in enumerate(zip(Options().deal_sizes, _CONTRACTS, strict=True), start=1)
+)
 
 _RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16")
 _STOCK_CARD_UP = "Turn the top card of the stock face up to start the discard pile."
@@ -338,6 +528,8 @@ PRESETS: dict[str, Preset] = {
             money="none",
             decisions=("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
             discard_pile_text=_STOCK_CARD_UP,
+            deals=_rising_deals(round_rank=True),
+            full_cycle_deals=_full_cycle_deals(round_rank=True),
         ),
         Preset(
             id="pay-me-family",
@@ -360,6 +552,8 @@ PRESETS: dict[str, Preset] = {
             money="none",
             decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
             discard_pile_text=_STOCK_CARD_UP,
+            deals=_rising_deals(round_rank=True),
+            full_cycle_deals=_full_cycle_deals(round_rank=True),
         ),
         Preset(
             id="three-thirteen",
@@ -388,6 +582,8 @@ PRESETS: dict[str, Preset] = {
             money="none",
             decisions=_NO_LAY_OFF_DECISIONS,
             discard_pile_text="The dealer turns the last card dealt face up to start the discard pile.",
+            deals=_rising_deals(round_rank=True),
+            full_cycle_deals=_full_cycle_deals(round_rank=True),
         ),
         Preset(
             id="3-13",
@@ -419,6 +615,44 @@ PRESETS: dict[str, Preset] = {
             discard_pile_text="Start the discard pile staggered so that two cards show; "
             "taking the lower one costs the second-discard fee when the game has a pot.",
             left_of_scorekeeper_deals=True,
+            deals=_rising_deals(round_rank=False),
+            full_cycle_deals=_full_cycle_deals(round_rank=False),
+        ),
+        Preset(
+            id="contract-rummy",
+            name="Contract Rummy",
+            seed="",
+            kind="rummy",
+            min_players=3,
+            max_players=8,
+            deck_table=(DeckRow(4, 2, 4), DeckRow(8, 3, 6)),
+            wild_jokers=True,
+            wild_twos=False,
+            wild_round_rank=False,
+            defaults=Options(
+                ace=AceRule.BOTH,
+                wild_limit=WildLimit.AT_LEAST_ONE_NATURAL,
+                no_adjacent_wilds=False,
+                penalty_table=PenaltyTable.CONTRACT_RUMMY,
+            ),
+            summary="Seven deals, each with a contract: the sets and runs a player must lay down to go down, "
+            "from two sets in the first deal to three runs in the last. Runs need 4 cards. "
+            "The first to play every card ends the deal. Lowest total wins.",
+            wild_text="Jokers are wild (2s too, with the house rule). A meld may hold any number of wild cards, "
+            "side by side too, but needs at least one natural card.",
+            going_out_text="Go down once a deal with exactly the deal's contract; on later turns lay off onto "
+            "any meld on the table. Go out with or without a final discard, except in the last deal: "
+            "there you go down and go out at once, with no discard.",
+            after_going_out_text="The deal ends at once; everyone else scores every card still held.",
+            penalty_text="Every card held counts in full: 2-10 face value; J, Q, K 10; A 15; joker 15.",
+            money="none",
+            decisions=("D1", "D8", "D9", "D10", "D13", "D14", "D16"),
+            discard_pile_text=_STOCK_CARD_UP,
+            deals=_CONTRACT_DEALS,
+            option_keys=CONTRACT_OPTION_KEYS,
+            min_run_length=4,
+            lay_off_scope=LayOffScope.TABLE,
+            hand_scoring=HandScoring.IN_FULL,
         ),
         Preset(
             id="play-or-pay",
@@ -614,7 +848,34 @@ class RuleSet:
 
     @property
     def rounds(self) -> int:
-        return _round_count(self.options.full_cycle)
+        return len(self.deals)
+
+    @property
+    def deals(self) -> tuple[Deal, ...]:
+        """The deals this game plays: the preset's, or its full cycle, with the cards dealt the
+        options set where the preset takes them."""
+        deals = _deals_of(self.preset, self.options.full_cycle)
+        if "deal_sizes" in self.preset.option_keys:
+            deals = tuple(
+                replace(deal, cards=cards) for deal, cards in zip(deals, self.options.deal_sizes, strict=True)
+            )
+        return deals
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The house-rule options a game of this preset may set, in order.
+
+        >>> [spec.key for spec in rule_set("contract-rummy").option_specs()][:3]
+        ['deal_sizes', 'twos_wild', 'joker_swap']
+        """
+        return tuple(ALL_OPTION_SPECS[key] for key in self.preset.option_keys)
+
+    def options_json(self) -> dict[str, Any]:
+        """The preset's own options as JSON values, to store with a game and read back with rule_set.
+
+        >>> rule_set("contract-rummy", {"deal_sizes": "11"}).options_json()["deal_sizes"]
+        [11, 11, 11, 11, 11, 11, 11]
+        """
+        return self.options.as_json(self.preset.option_keys)
 
     def decisions(self) -> tuple[Decision, ...]:
         """The decisions that apply to this rule set, for the rules pages, in order.
@@ -629,10 +890,10 @@ class RuleSet:
         if self.preset.kind == "rummy":
             if self.options.full_cycle:
                 ids.update(_FULL_CYCLE_DECISIONS)
-            if self.options.lay_offs:
-                ids.update(_LAY_OFF_DECISIONS)
-            else:
+            if not self.options.lay_offs:
                 ids.difference_update(_LAY_OFF_DECISIONS)
+            elif self.preset.lay_off_scope is LayOffScope.DECLARER:  # D5, D6 and D11 speak of the declarer's melds
+                ids.update(_LAY_OFF_DECISIONS)
             if self.options.no_aces_in_runs:
                 ids.discard("D14")
         return tuple(DECISIONS[decision] for decision in sorted(ids, key=lambda decision: int(decision[1:])))
@@ -646,13 +907,24 @@ def get_preset(variant: str) -> Preset:
     return preset
 
 
-def parse_options(overrides: Mapping[str, object]) -> dict[str, Any]:
-    """Validate option overrides; raise OptionError naming an unknown key or a bad value."""
+def parse_options(overrides: Mapping[str, object], preset: Preset | None = None) -> dict[str, Any]:
+    """Validate option overrides; raise OptionError naming an unknown key, an option the preset
+    does not take, or a bad value.
+
+    >>> parse_options({"full_cycle": "yes"}, PRESETS["contract-rummy"])
+    Traceback (most recent call last):
+    ...
+    engine.errors.OptionError: Contract Rummy has no house rule "Full cycle"
+    """
+    keys = preset.option_keys if preset is not None else tuple(ALL_OPTION_SPECS)
     parsed = {}
     for key, value in overrides.items():
-        spec = OPTION_SPECS.get(str(key).strip())
+        spec = ALL_OPTION_SPECS.get(str(key).strip())
         if spec is None:
-            raise OptionError(f'unknown option "{key}"; options are: {", ".join(OPTION_SPECS)}')
+            raise OptionError(f'unknown option "{key}"; options are: {", ".join(keys)}')
+        if spec.key not in keys:
+            assert preset is not None
+            raise OptionError(f'{preset.name} has no house rule "{spec.title}"')
         parsed[spec.key] = spec.parse(value)
     return parsed
 
@@ -669,15 +941,34 @@ def rule_set(variant: str, overrides: Mapping[str, object] | None = None) -> Rul
     [10, 11]
     """
     preset = get_preset(variant)
-    parsed = parse_options(overrides or {})
+    parsed = parse_options(overrides or {}, preset)
     full_cycle = parsed.get("full_cycle", preset.defaults.full_cycle)
+    rounds = len(_deals_of(preset, full_cycle))
     doubled = parsed.get("double_rounds", _preset_double_rounds(preset))
     if doubled is LAST_TWO_DEALS:
-        rounds = _round_count(full_cycle)
         parsed["double_rounds"] = frozenset({rounds - 1, rounds})
+    if "deal_sizes" in parsed:
+        parsed["deal_sizes"] = _sizes_for(parsed["deal_sizes"], rounds, overrides or {})
     options = replace(preset.defaults, **parsed)
-    _verify_rounds_exist(options)
+    _verify_rounds_exist(options, rounds)
     return RuleSet(preset, options)
+
+
+def _deals_of(preset: Preset, full_cycle: bool) -> tuple[Deal, ...]:
+    return preset.full_cycle_deals if full_cycle and preset.full_cycle_deals else preset.deals
+
+
+def _sizes_for(sizes: tuple[int, ...], rounds: int, overrides: Mapping[str, object]) -> tuple[int, ...]:
+    """One number for every deal, or one per deal."""
+    if len(sizes) == 1:
+        return sizes * rounds
+    if len(sizes) != rounds:
+        given = overrides.get("deal_sizes", sizes)
+        shown = ",".join(str(item) for item in given) if isinstance(given, list | tuple) else given
+        raise OptionError(
+            f'{ALL_OPTION_SPECS["deal_sizes"].title} takes one number for every deal or {rounds} numbers, not "{shown}"'
+        )
+    return sizes
 
 
 def _preset_double_rounds(preset: Preset) -> frozenset[int] | LastTwoDeals:
@@ -686,12 +977,7 @@ def _preset_double_rounds(preset: Preset) -> frozenset[int] | LastTwoDeals:
     return LAST_TWO_DEALS if default == DEFAULT_DOUBLE_ROUNDS else default
 
 
-def _round_count(full_cycle: bool) -> int:
-    return 23 if full_cycle else 11
-
-
-def _verify_rounds_exist(options: Options) -> None:
-    rounds = _round_count(options.full_cycle)
+def _verify_rounds_exist(options: Options, rounds: int) -> None:
     beyond = sorted(number for number in options.double_rounds if number > rounds)
     if beyond:
         raise OptionError(f'option "double_rounds" names round {beyond[0]}, but the game has {rounds} rounds')

@@ -16,7 +16,7 @@ from functools import cache
 
 from engine.cards import Card, Rank
 from engine.errors import RoundError, VariantError
-from engine.rules import RuleSet
+from engine.rules import Deal, MeldKind, RuleSet
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,18 @@ class RoundInfo:
     wild_ranks: frozenset[Rank]
     multiplier: int
     discard_pile: str = ""  # how to start the discard pile, in words (RULES.md 5)
+    contract: tuple[MeldKind, ...] = ()  # the melds a player must lay down to go down; () without contracts
+    no_final_discard: bool = False  # going out takes every card, with no discard
+
+    @property
+    def contract_words(self) -> str:
+        """The contract in words: ``two sets``, ``one set and one run``, ``three runs``.
+
+        >>> from engine.rules import rule_set
+        >>> [round_info(rule_set("contract-rummy"), number).contract_words for number in (1, 2, 7)]
+        ['two sets', 'one set and one run', 'three runs']
+        """
+        return contract_words(self.contract)
 
     def is_wild(self, card: Card) -> bool:
         """Whether a card is wild this round (D1: a wild card is always wild)."""
@@ -70,18 +82,25 @@ class RoundInfo:
             "wild": list(self.wild_tokens),
             "multiplier": self.multiplier,
             "discard_pile": self.discard_pile,
-        }
+        } | ({"contract": [kind.value for kind in self.contract]} if self.contract else {})
 
 
-def _cards_dealt(rules: RuleSet) -> list[int]:
-    rising = list(range(3, 14))
-    if not rules.options.full_cycle:
-        return rising
-    return [*rising, 14, *rising[::-1]]
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six")
 
 
-def _round_rank(cards: int) -> Rank:
-    return Rank.ACE if cards == 14 else Rank(cards)
+def contract_words(contract: tuple[MeldKind, ...]) -> str:
+    """A contract in words, sets first: ``two sets``, ``one set and one run``, ``no contract``.
+
+    >>> contract_words((MeldKind.SET, MeldKind.RUN, MeldKind.RUN))
+    'one set and two runs'
+    """
+    parts = []
+    for kind in MeldKind:
+        count = contract.count(kind)
+        if count:
+            noun = kind.value if count == 1 else kind.value + "s"
+            parts.append(f"{_COUNTS[count] if count < len(_COUNTS) else count} {noun}")
+    return " and ".join(parts) if parts else "no contract"
 
 
 @cache
@@ -89,25 +108,27 @@ def schedule(rules: RuleSet) -> tuple[RoundInfo, ...]:
     """Every round of the game, in order (D2 for the full cycle)."""
     if rules.preset.kind != "rummy":
         raise VariantError(f'"{rules.preset.id}" is played in hands, not rounds')
-    return tuple(_make_round(rules, number, cards) for number, cards in enumerate(_cards_dealt(rules), start=1))
+    return tuple(_make_round(rules, number, deal) for number, deal in enumerate(rules.deals, start=1))
 
 
-def _make_round(rules: RuleSet, number: int, cards: int) -> RoundInfo:
+def _make_round(rules: RuleSet, number: int, deal: Deal) -> RoundInfo:
     preset = rules.preset
-    round_rank = _round_rank(cards) if preset.wild_round_rank else None
     wild_ranks = set()
-    if preset.wild_twos:
+    if preset.wild_twos or ("twos_wild" in preset.option_keys and rules.options.twos_wild):
         wild_ranks.add(Rank.TWO)
-    if round_rank is not None:
-        wild_ranks.add(round_rank)
+    if deal.wild_rank is not None:
+        wild_ranks.add(deal.wild_rank)
+    doubled = 2 if number in rules.options.double_rounds else 1
     return RoundInfo(
         number=number,
-        cards=cards,
-        round_rank=round_rank,
+        cards=deal.cards,
+        round_rank=deal.wild_rank,
         jokers_wild=preset.wild_jokers,
         wild_ranks=frozenset(wild_ranks),
-        multiplier=2 if number in rules.options.double_rounds else 1,
+        multiplier=deal.multiplier * doubled,
         discard_pile=preset.discard_pile_text,
+        contract=deal.contract,
+        no_final_discard=deal.no_final_discard,
     )
 
 

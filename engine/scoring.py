@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.errors import EngineError
+from engine.rules import RuleSet
 
 
 class ScoreError(EngineError):
@@ -95,6 +96,32 @@ def can_score_round(players: Sequence[str], went_out: str, scores: Mapping[str, 
     except ScoreError:
         return False
     return True
+
+
+EXACT_CUT_POINTS = -50  # Liverpool's exact cut (RULES.md 9)
+
+
+def with_exact_cut(points: Mapping[str, int], cutter: str | None, rules: RuleSet) -> dict[str, int]:
+    """A deal's points with the exact cut: the player who cut exactly the cards needed for the deal
+    has -50 added to what their cards score (RULES.md 9, option ``exact_cut``).
+
+    >>> from engine.rules import rule_set
+    >>> with_exact_cut({"Ann": 0, "Bob": 35}, "Bob", rule_set("contract-rummy", {"exact_cut": True}))
+    {'Ann': 0, 'Bob': -15}
+    >>> with_exact_cut({"Ann": 0, "Bob": 35}, "Bob", rule_set("contract-rummy"))
+    Traceback (most recent call last):
+    ...
+    engine.scoring.ScoreError: this game is played without the exact cut, so Bob cannot score it
+    """
+    scored = dict(points)
+    if cutter is None:
+        return scored
+    if "exact_cut" not in rules.preset.option_keys or not rules.options.exact_cut:
+        raise ScoreError(f"this game is played without the exact cut, so {cutter} cannot score it")
+    if cutter not in scored:
+        raise ScoreError(f'"{cutter}" is not a player in this game')
+    scored[cutter] += EXACT_CUT_POINTS
+    return scored
 
 
 def round_points(scores: Mapping[str, int], multiplier: int) -> dict[str, int]:

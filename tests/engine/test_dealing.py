@@ -168,7 +168,7 @@ def test_each_game_says_how_to_start_the_discard_pile(variant: str, words: str) 
     assert discard_pile_text(PRESETS[variant]) == words
 
 
-@pytest.mark.parametrize("variant", RUMMY_PRESETS)
+@pytest.mark.parametrize("variant", [variant for variant in RUMMY_PRESETS if PRESETS[variant].full_cycle_deals])
 def test_every_round_carries_the_discard_pile(variant: str) -> None:
     rules = rule_set(variant, {"full_cycle": True})
     assert {info.discard_pile for info in schedule(rules)} == {PRESETS[variant].discard_pile_text}

@@ -36,8 +36,8 @@ OPTION_KEYS_IN_SPEC = [
 
 
 def test_registry_holds_every_preset() -> None:
-    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay"}
-    assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13"}
+    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"}
+    assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy"}
     for preset_id, preset in PRESETS.items():
         assert preset.id == preset_id
         assert get_preset(preset_id) is preset

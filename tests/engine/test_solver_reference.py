@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards
 from engine.layoffs import score_in_turn, score_with_layoffs, table_melds
 from engine.penalties import base_penalty
-from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit, rule_set
+from engine.rules import OPTION_SPECS, AceRule, PenaltyTable, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.solver import best_arrangement
 from tests.engine.reference import (
@@ -95,7 +95,7 @@ def check_against_reference(hand: Sequence[Card], rules: RuleSet, info: RoundInf
 # --- the reference's own foundations ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("table", list(PenaltyTable))
+@pytest.mark.parametrize("table", [PenaltyTable(choice) for choice in OPTION_SPECS["penalty_table"].choices])
 def test_card_points_match_engine_table(table: PenaltyTable) -> None:
     for card in FACES:
         for wild in (False, True):
@@ -175,10 +175,10 @@ def option_sets(draw: st.DrawFn, fixed: dict[str, object]) -> dict[str, object]:
         "distinct_suit_sets": st.booleans(),
         "no_aces_in_runs": st.booleans(),
         "ace": st.sampled_from([rule.value for rule in AceRule]),
-        "wild_limit": st.sampled_from([limit.value for limit in WildLimit]),
+        "wild_limit": st.sampled_from(OPTION_SPECS["wild_limit"].choices),
         "no_adjacent_wilds": st.booleans(),
         "wild_in_place_natural": st.booleans(),
-        "penalty_table": st.sampled_from([table.value for table in PenaltyTable]),
+        "penalty_table": st.sampled_from(OPTION_SPECS["penalty_table"].choices),
     }
     for key, strategy in choices.items():
         if key in fixed:

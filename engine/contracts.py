@@ -1,0 +1,203 @@
+"""Contracts and buys (RULES.md 9): going down with exactly the deal's melds, and counting buys.
+
+A deal's contract is the sets and runs a player must lay down, all at once, to go down: each
+meld may be longer than its minimum, but no meld may be missing and none may be extra. A meld
+whose cards make both a set and a run counts as whichever the contract needs.
+
+>>> from engine.rules import rule_set
+>>> from engine.schedule import round_info
+>>> from engine.cards import parse_meld
+>>> rules = rule_set("contract-rummy")
+>>> verdict = check_contract([parse_meld("5H 6H 7H 8H")], rules, round_info(rules, 3))
+>>> verdict.valid, verdict.reason
+(False, 'deal 3 needs two runs; this is one run')
+>>> check_contract([parse_meld("5H 6H 7H 8H"), parse_meld("9S 10S JK QS")], rules, round_info(rules, 3)).valid
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import MeldCard
+from engine.errors import BuyError, ContractError
+from engine.melds import Reading, Verdict, check_meld, open_readings
+from engine.rules import MeldKind, RuleSet
+from engine.schedule import RoundInfo, contract_words
+
+__all__ = [
+    "ContractVerdict",
+    "buys_limit",
+    "can_buy",
+    "can_go_down",
+    "check_contract",
+    "contract_words",
+    "verify_buy",
+    "verify_contract",
+]
+
+
+@dataclass(frozen=True)
+class ContractVerdict:
+    """Whether melds are exactly a deal's contract; the verdict on each meld, read as the kind it fills."""
+
+    valid: bool
+    reason: str | None
+    melds: tuple[Verdict, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {"valid": self.valid, "reason": self.reason, "melds": [verdict.as_json() for verdict in self.melds]}
+
+
+def check_contract(
+    melds: Sequence[Sequence[MeldCard]], rules: RuleSet, info: RoundInfo, left_in_hand: int | None = None
+) -> ContractVerdict:
+    """Judge melds laid down to go down; never raises for melds that miss the contract.
+
+    ``left_in_hand``, when known, is how many cards the player keeps after going down: in a deal
+    that ends with no final discard (deal 7), going down is going out, so it must be 0.
+    Raises ContractError for a deal without a contract.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.cards import parse_meld
+    >>> rules = rule_set("contract-rummy")
+    >>> sets = [parse_meld("5H 5S 5D"), parse_meld("KC KD JK")]
+    >>> check_contract(sets, rules, round_info(rules, 1)).valid
+    True
+    >>> check_contract([*sets, parse_meld("9C 9D 9H")], rules, round_info(rules, 1)).reason
+    'deal 1 needs two sets; these are three sets'
+    """
+    if not info.contract:
+        raise ContractError(f"{rules.preset.name} has no contracts: round {info.number} has none")
+    verdicts = tuple(check_meld(meld, rules, info) for meld in melds)
+    for number, verdict in enumerate(verdicts, start=1):
+        if not verdict.valid:
+            reason = (verdict.reason or "").rstrip(".")
+            return ContractVerdict(False, f"meld {number} is not a legal meld: {reason}", verdicts)
+    filled = _fill(melds, rules, info)
+    if filled is None:
+        given = tuple(verdict.kind for verdict in verdicts if verdict.kind is not None)
+        return ContractVerdict(False, _mismatch(info, given), verdicts)
+    if info.no_final_discard and left_in_hand:
+        return ContractVerdict(
+            False,
+            f"in deal {info.number} a player goes down and out at once, with no discard; "
+            f"{left_in_hand} card{'s' if left_in_hand != 1 else ''} would be left in hand",
+            filled,
+        )
+    return ContractVerdict(True, None, filled)
+
+
+def _fill(melds: Sequence[Sequence[MeldCard]], rules: RuleSet, info: RoundInfo) -> tuple[Verdict, ...] | None:
+    """The melds read as the kinds that make up the contract exactly, or None when no reading does."""
+    if len(melds) != len(info.contract):
+        return None
+    kinds = [_kinds(meld, rules, info) for meld in melds]
+    wanted = sorted(kind.value for kind in info.contract)
+    for choice in itertools.product(*(list(options) for options in kinds)):
+        if sorted(kind.value for kind in choice) == wanted:
+            return tuple(kinds[index][kind] for index, kind in enumerate(choice))
+    return None
+
+
+def _kinds(meld: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> dict[MeldKind, Verdict]:
+    """Each kind the meld can be read as, with the verdict reading it so (the preferred reading first)."""
+    preferred = check_meld(meld, rules, info)
+    found: dict[MeldKind, Verdict] = {}
+    if preferred.kind is not None:
+        found[preferred.kind] = preferred
+    held = tuple(meld)
+    for reading in open_readings(held, rules, info):
+        if reading.kind not in found:
+            found[reading.kind] = Verdict(
+                held, reading.kind, reading.read_as, None, None, reading.positions, reading.wild
+            )
+    return found
+
+
+def _as_verdict(held: tuple[MeldCard, ...], reading: Reading) -> Verdict:
+    return Verdict(held, reading.kind, reading.read_as, None, None, reading.positions, reading.wild)
+
+
+def _mismatch(info: RoundInfo, given: tuple[MeldKind, ...]) -> str:
+    """``deal 3 needs two runs; this is one run``."""
+    these = "this is" if len(given) == 1 else "these are"
+    return f"deal {info.number} needs {contract_words(info.contract)}; {these} {contract_words(given)}"
+
+
+def verify_contract(
+    melds: Sequence[Sequence[MeldCard]], rules: RuleSet, info: RoundInfo, left_in_hand: int | None = None
+) -> ContractVerdict:
+    """The verdict on melds that are exactly the contract; raise ContractError with the reason otherwise.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.cards import parse_meld
+    >>> rules = rule_set("contract-rummy")
+    >>> verify_contract([parse_meld("5H 6H 7H 8H")], rules, round_info(rules, 3))
+    Traceback (most recent call last):
+    ...
+    engine.errors.ContractError: deal 3 needs two runs; this is one run
+    """
+    verdict = check_contract(melds, rules, info, left_in_hand)
+    if not verdict.valid:
+        raise ContractError(verdict.reason or "these melds are not the deal's contract")
+    return verdict
+
+
+def can_go_down(
+    melds: Sequence[Sequence[MeldCard]], rules: RuleSet, info: RoundInfo, left_in_hand: int | None = None
+) -> bool:
+    """Whether the melds are exactly the deal's contract (False for a deal without one)."""
+    if not info.contract:
+        return False
+    return check_contract(melds, rules, info, left_in_hand).valid
+
+
+# --- buys -------------------------------------------------------------------------
+
+
+def buys_limit(rules: RuleSet) -> int:
+    """How many buys each player has per deal: the option where the preset takes it, else none.
+
+    >>> from engine.rules import rule_set
+    >>> buys_limit(rule_set("contract-rummy")), buys_limit(rule_set("contract-rummy", {"buys_per_deal": 5}))
+    (3, 5)
+    >>> buys_limit(rule_set("pay-me"))
+    0
+    """
+    if "buys_per_deal" not in rules.preset.option_keys:
+        return 0
+    return rules.options.buys_per_deal
+
+
+def verify_buy(rules: RuleSet, used: int, player: str) -> None:
+    """Raise BuyError unless a player who has bought `used` times this deal may buy once more.
+
+    >>> from engine.rules import rule_set
+    >>> verify_buy(rule_set("contract-rummy"), 3, "Ann")
+    Traceback (most recent call last):
+    ...
+    engine.errors.BuyError: Ann has used all 3 buys this deal
+    """
+    limit = buys_limit(rules)
+    if isinstance(used, bool) or not isinstance(used, int) or used < 0:
+        raise BuyError(f'buys used must be a whole number from 0, not "{used}"')
+    if limit == 0:
+        raise BuyError(f"{rules.preset.name} is played without buying in this game")
+    if used >= limit:
+        if limit == 1:
+            raise BuyError(f"{player} has used the one buy of this deal")
+        raise BuyError(f"{player} has used all {limit} buys this deal")
+
+
+def can_buy(rules: RuleSet, used: int) -> bool:
+    """Whether a player who has bought `used` times this deal may buy once more."""
+    try:
+        verify_buy(rules, used, "the player")
+    except BuyError:
+        return False
+    return True
