@@ -31,7 +31,7 @@ def check() -> Response:
 def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
     body = bodies.parse(schemas.BestRequest)
-    disputes.verify_hand_size(body.hand)
+    disputes.verify_hand_size(body.hand, body.variant)
     args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players, body.declarer_hand)
     return jsonify(disputes.best_command(*args))
 

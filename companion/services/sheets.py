@@ -27,7 +27,7 @@ from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.rules import ALL_OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import RoundInfo, schedule
 
 TEMPLATES = paths.templates_folder()
@@ -167,6 +167,8 @@ def _option_value(kind: str, value: Any) -> str:
     if kind == "rounds":
         rounds = [str(number) for number in value]
         return "rounds " + ", ".join(rounds) if rounds else "none"
+    if kind == "sizes":
+        return ALL_OPTION_SPECS["deal_sizes"].label(value)
     return str(value).replace("_", " ")
 
 
@@ -176,12 +178,12 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
     [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
     """
-    defaults = rules.preset.defaults.as_json()
-    chosen = rules.options.as_json()
+    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    chosen = rules.options_json()
     return [
-        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
-        for key, spec in OPTION_SPECS.items()
-        if chosen[key] != defaults[key]
+        {"title": spec.title, "value": _option_value(spec.kind, chosen[spec.key])}
+        for spec in rules.option_specs()
+        if chosen[spec.key] != defaults[spec.key]
     ]
 
 
