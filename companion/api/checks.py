@@ -18,6 +18,7 @@ from companion.errors import InvalidInput
 from companion.services import disputes
 
 LAYOFF_DECLARER_MISSING = "layoff needs variant, round, declarer, onto, cards; declarer is missing"
+LAYOFF_TABLE_MISSING = "layoff needs variant, round, table, onto, cards; table is missing"
 
 
 @bp.post("/check")
@@ -40,10 +41,11 @@ def best() -> Response:
 def layoff() -> Response:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
     body = bodies.parse(schemas.LayoffRequest)
-    if "declarer" not in body.model_fields_set and body.declarer_hand is None:
-        raise InvalidInput(LAYOFF_DECLARER_MISSING)
+    if "declarer" not in body.model_fields_set and body.declarer_hand is None and not body.table:
+        on_table = disputes.is_contract_game(body.variant)
+        raise InvalidInput(LAYOFF_TABLE_MISSING if on_table else LAYOFF_DECLARER_MISSING)
     args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
-    return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand))
+    return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand, table=body.table))
 
 
 @bp.post("/contract")

@@ -241,7 +241,8 @@ def paths() -> dict[str, Any]:
         "/api/layoff": _check(
             "layoff", "Judge one lay-off onto the declarer's meld number onto (from 1)", "LayoffRequest",
             '{"valid", "code", "reason", "declarer": the melds after the lay-off, "placements": where each card '
-            'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}',
+            'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}. Given "table" '
+            '(Contract Rummy: lay-offs onto any meld on the table), the melds after the lay-off are under "table".',
         ),
         "/api/contract": _check(
             "contract", "Judge going down: are the melds exactly the deal's contract?", "ContractRequest",

@@ -151,9 +151,13 @@ def layoff_command(
     cards: str,
     players: int | None,
     declarer_hand: str | None = None,
+    table: Sequence[str] = (),
 ) -> Any:
-    """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
-    return engine_call(layoff_json, variant, round_number, options, declarer, onto, cards, players, declarer_hand)
+    """The verdict on one lay-off, as ``python -m engine layoff`` prints it; `table` lists every meld on
+    the table where the preset lays off onto any of them (Contract Rummy)."""
+    return engine_call(
+        layoff_json, variant, round_number, options, declarer, onto, cards, players, declarer_hand, list(table)
+    )
 
 
 def contract_command(variant: str, round_number: object, options: Any, melds: list[str], players: int | None) -> Any:
