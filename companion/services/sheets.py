@@ -190,7 +190,7 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
 def contract_cell(info: RoundInfo) -> dict[str, Any]:
     """A deal's contract for its row ("two sets"; "" where the game has no contracts), and whether
     going out needs no final discard."""
-    return {"contract": info.contract_words, "no_final_discard": info.no_final_discard}
+    return {"contract": info.contract_words if info.contract else "", "no_final_discard": info.no_final_discard}
 
 
 def contract_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

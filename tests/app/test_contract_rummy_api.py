@@ -107,8 +107,18 @@ def test_layoff_onto_any_meld_on_the_table(client: FlaskClient) -> None:
     assert response.status_code == 200
     answer = response.get_json()
     assert answer == cli(
-        "layoff", "--variant", "contract-rummy", "--round", "3", "--meld", "5H 6H 7H 8H", "--meld", "9S 10S JK QS",
-        "--onto", "2", "KS",
+        "layoff",
+        "--variant",
+        "contract-rummy",
+        "--round",
+        "3",
+        "--meld",
+        "5H 6H 7H 8H",
+        "--meld",
+        "9S 10S JK QS",
+        "--onto",
+        "2",
+        "KS",
     )
     assert answer["valid"] is True
     assert answer["table"] == [["5H", "6H", "7H", "8H"], ["9S", "10S", "JK=JS", "QS", "KS"]]
@@ -118,7 +128,11 @@ def test_layoff_onto_any_meld_on_the_table(client: FlaskClient) -> None:
 
 
 ERRORS = [
-    ("/api/contract", {"variant": "contract-rummy", "round": 1}, "contract needs variant, round, melds; melds is missing"),
+    (
+        "/api/contract",
+        {"variant": "contract-rummy", "round": 1},
+        "contract needs variant, round, melds; melds is missing",
+    ),
     ("/api/contract", {"round": 1, "melds": ["5H"]}, "contract needs variant, round, melds; variant is missing"),
     ("/api/contract", {"variant": "contract-rummy", "round": 8, "melds": ["5H 5S 5D"]}, "round 8 does not exist"),
     ("/api/contract", {"variant": "contract-rummy", "round": 0, "melds": ["5H 5S 5D"]}, "round 0 does not exist"),
