@@ -431,6 +431,25 @@ class LayoffRequest(Command):
     options: CheckOptions = None
     players: CheckPlayers = None
     declarer_hand: DeclarerHand = None
+    table: Annotated[Melds, Says('table must be a list of melds, each a string such as "4H 5H 6H 7H"')] = Field(
+        default_factory=list,
+        description="Where cards may be laid off onto any meld on the table (Contract Rummy): every meld on the "
+        "table, in place of declarer; onto numbers them from 1.",
+    )
+
+
+class ContractRequest(Command):
+    """Whether melds, as given, are exactly the deal's contract (Contract Rummy's going down)."""
+
+    command: ClassVar[str] = "contract"
+    has: ClassVar[str] = "contract takes"
+    missing: ClassVar[str | None] = "contract needs variant, round, melds; {field} is missing"
+
+    variant: CheckVariant
+    round: CheckRound
+    melds: Annotated[Melds, Says('melds must be a list of melds, each a string such as "4H 5H 6H 7H"')]
+    options: CheckOptions = None
+    players: CheckPlayers = None
 
 
 # ---------------------------------------------------------------- the translator

@@ -1,4 +1,5 @@
-"""The engine's judgements as JSON (issue 5): ``POST /api/check``, ``/api/best`` and ``/api/layoff``.
+"""The engine's judgements as JSON (issue 5): ``POST /api/check``, ``/api/best``, ``/api/layoff`` and
+(issue 15) ``/api/contract``.
 
 Each takes the command line's arguments as fields and answers with exactly what
 ``python -m engine check|best|layoff`` prints: both call `engine.api` (through
@@ -17,6 +18,7 @@ from companion.errors import InvalidInput
 from companion.services import disputes
 
 LAYOFF_DECLARER_MISSING = "layoff needs variant, round, declarer, onto, cards; declarer is missing"
+LAYOFF_TABLE_MISSING = "layoff needs variant, round, table, onto, cards; table is missing"
 
 
 @bp.post("/check")
@@ -30,7 +32,7 @@ def check() -> Response:
 def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
     body = bodies.parse(schemas.BestRequest)
-    disputes.verify_hand_size(body.hand)
+    disputes.verify_hand_size(body.hand, body.variant)
     args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players, body.declarer_hand)
     return jsonify(disputes.best_command(*args))
 
@@ -39,7 +41,15 @@ def best() -> Response:
 def layoff() -> Response:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
     body = bodies.parse(schemas.LayoffRequest)
-    if "declarer" not in body.model_fields_set and body.declarer_hand is None:
-        raise InvalidInput(LAYOFF_DECLARER_MISSING)
+    if "declarer" not in body.model_fields_set and body.declarer_hand is None and not body.table:
+        on_table = disputes.is_contract_game(body.variant)
+        raise InvalidInput(LAYOFF_TABLE_MISSING if on_table else LAYOFF_DECLARER_MISSING)
     args = (body.variant, body.round, body.options, body.declarer, body.onto, body.cards, body.players)
-    return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand))
+    return jsonify(disputes.layoff_command(*args, declarer_hand=body.declarer_hand, table=body.table))
+
+
+@bp.post("/contract")
+def contract() -> Response:
+    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
+    body = bodies.parse(schemas.ContractRequest)
+    return jsonify(disputes.contract_command(body.variant, body.round, body.options, body.melds, body.players))

@@ -30,6 +30,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.CheckRequest,
     schemas.BestRequest,
     schemas.LayoffRequest,
+    schemas.ContractRequest,
     schemas.GameExport,
     schemas.NewGroup,
 )
@@ -240,7 +241,13 @@ def paths() -> dict[str, Any]:
         "/api/layoff": _check(
             "layoff", "Judge one lay-off onto the declarer's meld number onto (from 1)", "LayoffRequest",
             '{"valid", "code", "reason", "declarer": the melds after the lay-off, "placements": where each card '
-            'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}',
+            'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}. Given "table" '
+            '(Contract Rummy: lay-offs onto any meld on the table), the melds after the lay-off are under "table".',
+        ),
+        "/api/contract": _check(
+            "contract", "Judge going down: are the melds exactly the deal's contract?", "ContractRequest",
+            '{"valid": bool, "reason": why not, in words, or null, "melds": the verdict on each meld, as check '
+            "gives it}. Only for a game played in deals with contracts (Contract Rummy).",
         ),
         "/api/games/{game_id}/events": {
             "parameters": [GAME_ID],

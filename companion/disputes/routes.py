@@ -57,6 +57,8 @@ def checker() -> Any:
     if variant not in RUMMY_PRESETS:
         abort(404, description=f'There is no preset "{variant[:40]}". Choose one from the list.')
     round_text = (request.args.get("round") or "1").strip()
+    if disputes.is_contract_game(variant):
+        return _contract_checker(variant, round_text)
     melds = _texts("meld", MELD_FIELDS)
     hand = request.args.get("hand", "")
     error = None
@@ -91,6 +93,53 @@ def checker() -> Any:
         best=best,
         error=error,
         asked=bool(request.args),
+    )
+    return page, 400 if error else 200
+
+
+def _contract_checker(variant: str, round_text: str) -> Any:
+    """The checker of a game played in deals with contracts: going down against the deal's contract,
+    a lay-off onto any meld on the table, the points of the cards held; nothing is stored."""
+    melds = _texts("meld", MELD_FIELDS)
+    table = _texts("table", MELD_FIELDS)
+    onto = request.args.get("onto", "1")
+    cards = request.args.get("cards", "")
+    hand = request.args.get("hand", "")
+    error = None
+    down = layoff = best = None
+    at = None
+    try:
+        if not round_text.isdecimal():
+            raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
+        at = disputes.table(variant, None, int(round_text))
+        texts = disputes.clean_melds(melds)
+        if texts:
+            down = disputes.going_down(at, texts)
+        if cards.strip() or any(text.strip() for text in table):
+            layoff = disputes.table_layoff(at, table, onto, cards)
+        if hand.strip():
+            best = disputes.hand_view(disputes.best_hand(at, hand), at.info, at.rules)
+    except ServiceError as failure:
+        error = sentence(failure.message)
+    if at is None:
+        at = disputes.table(variant, None, 1)
+    page = render_template(
+        "disputes/contract_checker.html",
+        at=at,
+        contract=disputes.deal_contract(at),
+        presets=[PRESETS[key] for key in RUMMY_PRESETS],
+        round_text=round_text,
+        melds=melds,
+        table=table,
+        onto=onto,
+        cards=cards,
+        hand=hand,
+        hand_cards=at.most_held,
+        down=down,
+        layoff=layoff,
+        best=best,
+        error=error,
+        asked=bool(request.args.keys() - {"variant", "round"}),
     )
     return page, 400 if error else 200
 

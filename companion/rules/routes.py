@@ -10,7 +10,7 @@ from flask import Blueprint, abort, render_template, request
 from companion.errors import ServiceError, sentence
 from companion.keys import load_game
 from companion.services import kinds, play_or_pay, rules, rummy
-from companion.services.store import OPTION_SPECS, PRESETS, RUMMY_PRESETS
+from companion.services.store import PRESETS, RUMMY_PRESETS
 
 bp = Blueprint("rules", __name__)
 
@@ -30,13 +30,24 @@ def _play_or_pay_rules(chips: object, players: int | None = None, game_id: str |
     return render_template("rules/play_or_pay.html", page=page, game_id=game_id)
 
 
+def _contract_rules(variant: str, options: dict[str, Any], players: int | None = None, game: Any = None) -> Any:
+    """The rules page of a game played in deals with contracts (Contract Rummy)."""
+    try:
+        page = rules.contract_rules(variant, options, players)
+    except ServiceError as failure:
+        abort(400, description=sentence(failure.message))
+    return render_template("rules/contract.html", page=page, game=game)
+
+
 @bp.get("/rules/<variant>")
 def rules_page(variant: str) -> Any:
     if variant in PRESETS and not kinds.of_variant(variant).in_rounds:
         return _play_or_pay_rules(request.args.get(play_or_pay.CHIPS_KEY))
     if variant not in RUMMY_PRESETS:
         abort(404, description=f'There is no preset "{variant[:40]}". The rules pages list every preset.')
-    overrides = {key: request.args[key] for key in OPTION_SPECS if key in request.args}
+    overrides = {key: request.args[key] for key in rules.option_keys(variant) if key in request.args}
+    if rules.has_contracts(variant):
+        return _contract_rules(variant, overrides)
     try:
         page = rules.preset_rules(variant, overrides, request.args.get("round"))
     except ServiceError as failure:
@@ -50,6 +61,8 @@ def game_rules(game_id: str) -> Any:
     if not kinds.of(game).in_rounds:
         return _play_or_pay_rules(play_or_pay.starting_chips(game), len(game.players), game.id)
     view = rummy.build_view(game)
+    if rules.has_contracts(game.variant):
+        return _contract_rules(game.variant, game.options, len(game.players), view)
     try:
         page = rules.preset_rules(game.variant, game.options, request.args.get("round"), len(game.players))
     except ServiceError as failure:

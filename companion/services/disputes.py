@@ -16,8 +16,9 @@ from typing import Any
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game
-from companion.services.store import engine_call, rules_for
-from engine.api import best_json, check_json, deck_row, layoff_json, turn_scores_json
+from companion.services.rules import ContractDeal, contract_deal, has_contracts
+from companion.services.store import PRESETS, engine_call, rules_for
+from engine.api import best_json, check_json, contract_json, deck_row, layoff_json, turn_scores_json
 from engine.cards import (
     Card,
     MeldCard,
@@ -28,9 +29,10 @@ from engine.cards import (
     symbols_in,
     verify_in_play,
 )
+from engine.contracts import buys_limit
 from engine.errors import CannotGoOut, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
-from engine.penalties import base_penalty
+from engine.penalties import base_penalty, scores_in_full
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import parse_points
@@ -40,6 +42,8 @@ MAX_MELDS = 8
 # No round deals more than 14 cards (Pay Me's full cycle), plus the card drawn. The search for the
 # best arrangement grows quickly with the hand, so longer "hands" are refused before it starts.
 MAX_HAND_CARDS = 16
+# Held cards that count in full are only added up; a deal of 15 with twenty buys is the most a table can set.
+MAX_HELD_CARDS = 60
 KINDS = ("meld", "declarer", "layoff", "hand")
 
 
@@ -88,6 +92,16 @@ class Table:
     def cards(self) -> int:
         return self.info.cards
 
+    @property
+    def has_contract(self) -> bool:
+        """Whether this deal has a contract (Contract Rummy): the checker judges going down."""
+        return bool(self.info.contract)
+
+    @property
+    def most_held(self) -> int:
+        """The most cards a player can hold at the end of the deal: those dealt, two for each buy, one drawn."""
+        return self.info.cards + 2 * buys_limit(self.rules) + 1
+
 
 def table(variant: object, options: object, round_number: object, players: int | None = None) -> Table:
     """The rules of one round; InvalidInput with the engine's sentence when they make no sense."""
@@ -100,7 +114,7 @@ def table(variant: object, options: object, round_number: object, players: int |
         raise InvalidInput(f'round must be a whole number, not "{round_number}"')
     info = engine_call(round_info, rules, round_number)
     row = engine_call(deck_row, rules, players)
-    return Table(rules.preset.id, rules.options.as_json(), round_number, players, rules, info, row.decks, row.jokers)
+    return Table(rules.preset.id, rules.options_json(), round_number, players, rules, info, row.decks, row.jokers)
 
 
 def game_table(game: Game, round_number: int) -> Table:
@@ -137,9 +151,18 @@ def layoff_command(
     cards: str,
     players: int | None,
     declarer_hand: str | None = None,
+    table: Sequence[str] = (),
 ) -> Any:
-    """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
-    return engine_call(layoff_json, variant, round_number, options, declarer, onto, cards, players, declarer_hand)
+    """The verdict on one lay-off, as ``python -m engine layoff`` prints it; `table` lists every meld on
+    the table where the preset lays off onto any of them (Contract Rummy)."""
+    return engine_call(
+        layoff_json, variant, round_number, options, declarer, onto, cards, players, declarer_hand, list(table)
+    )
+
+
+def contract_command(variant: str, round_number: object, options: Any, melds: list[str], players: int | None) -> Any:
+    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
+    return engine_call(contract_json, variant, options, round_number, melds, players)
 
 
 # ---------------------------------------------------------------- cards as the pages show them
@@ -289,18 +312,28 @@ def best_hand(at: Table, hand: str, declarer: Sequence[str] = ()) -> dict[str, A
     """The least penalty of a hand, with lay-offs onto the declarer's melds (D7; ``engine best``)."""
     if not hand.strip():
         raise InvalidInput("enter the cards of the hand")
-    verify_hand_size(hand)
+    verify_hand_size(hand, at.variant)
     answer: dict[str, Any] = engine_call(best_json, at.variant, at.round, at.options, hand, list(declarer), at.players)
     return answer
 
 
-def verify_hand_size(hand: str) -> None:
-    """Refuse hands longer than any round deals (a guard for the server, not a rule)."""
+def verify_hand_size(hand: str, variant: object = None) -> None:
+    """Refuse hands longer than any round deals (a guard for the server, not a rule). Where held cards
+    count in full (Contract Rummy) nothing is searched, and buys add cards, so the guard is wider."""
     count = len(split_tokens(hand))
+    if _held_in_full(variant):
+        if count > MAX_HELD_CARDS:
+            raise InvalidInput(f"a hand holds at most {MAX_HELD_CARDS} cards, not {count}")
+        return
     if count > MAX_HAND_CARDS:
         raise InvalidInput(
             f"a hand holds at most {MAX_HAND_CARDS} cards (no round deals more than 14), not {count}"
         )
+
+
+def _held_in_full(variant: object) -> bool:
+    preset = PRESETS.get(variant) if isinstance(variant, str) else None
+    return preset is not None and preset.kind == "rummy" and scores_in_full(RuleSet(preset, preset.defaults))
 
 
 def canonical(hand: str) -> str:
@@ -361,6 +394,74 @@ def lay_off(at: Table, table_now: Sequence[Sequence[str]], onto: object, cards: 
     melds = [" ".join(meld) for meld in table_now]
     answer: dict[str, Any] = engine_call(layoff_json, at.variant, at.round, at.options, melds, onto, cards, at.players)
     return answer
+
+
+# ---------------------------------------------------------------- going down and lay-offs onto the table (contracts)
+
+
+def is_contract_game(variant: str) -> bool:
+    """Whether the preset is played in deals with contracts: its checker judges going down."""
+    return has_contracts(variant)
+
+
+def deal_contract(at: Table) -> ContractDeal:
+    """The deal's contract in words and pictures."""
+    return contract_deal(at.info, at.rules.preset.min_run_length)
+
+
+@dataclass(frozen=True)
+class GoingDown:
+    """The engine's verdict on melds laid down to go down: exactly the deal's contract, or why not."""
+
+    valid: bool
+    reason: str | None
+    melds: tuple[MeldView, ...]
+
+
+def going_down(at: Table, melds: Sequence[str]) -> GoingDown:
+    """Whether the melds are exactly the deal's contract (``engine contract``)."""
+    if not melds:
+        raise InvalidInput("enter the melds laid down")
+    answer = contract_command(at.variant, at.round, at.options, list(melds), at.players)
+    return GoingDown(bool(answer["valid"]), answer["reason"], meld_views(answer, melds, at.info))
+
+
+@dataclass(frozen=True)
+class TableLayoff:
+    """The engine's verdict on a lay-off onto a meld on the table, the melds after it, where each card went."""
+
+    valid: bool
+    reason: str | None
+    onto: int
+    table: tuple[tuple[Face, ...], ...]
+    placements: tuple[str, ...]
+
+
+def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> TableLayoff:
+    """A lay-off onto any meld on the table, the player's own or another's (``engine layoff --meld``).
+
+    `fields` are the meld fields as entered, empty ones too: `onto` numbers them from 1."""
+    melds = clean_melds(fields)
+    if not melds:
+        raise InvalidInput("enter the melds on the table")
+    if not cards.strip():
+        raise InvalidInput("enter the cards laid off")
+    text = str(onto).strip()
+    if not text.isdecimal() or not 1 <= int(text) <= len(fields):
+        raise InvalidInput(f"choose the meld the cards go onto, from 1 to {len(fields)}")
+    if not str(fields[int(text) - 1]).strip():
+        raise InvalidInput(f"meld {int(text)} on the table is empty: choose a meld that holds cards")
+    number = [index for index, field in enumerate(fields, start=1) if str(field).strip()].index(int(text)) + 1
+    answer = engine_call(
+        layoff_json, at.variant, at.round, at.options, [], number, cards, at.players, None, list(melds)
+    )
+    return TableLayoff(
+        bool(answer["valid"]),
+        answer["reason"],
+        number,
+        tuple(faces(meld, at.info) for meld in answer["table"]),
+        placement_texts(answer["placements"]),
+    )
 
 
 # ---------------------------------------------------------------- scoring a round from cards
@@ -432,7 +533,7 @@ def hands_in_turn(
     for name in order:
         if name in hands:
             texts[name] = _cards_of(name, hands[name])
-            verify_hand_size(texts[name])
+            verify_hand_size(texts[name], at.variant)
     answers = engine_call(
         turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
         [texts.get(name) for name in order], at.players,

@@ -5,20 +5,22 @@ Every fact comes from the engine; nothing here decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InvalidInput
 from companion.services import play_or_pay
-from companion.services.store import OPTION_SPECS, PRESETS, RUMMY_PRESETS, engine_call, rules_for
+from companion.services.store import PRESETS, RUMMY_PRESETS, engine_call, rules_for
 from engine import play_or_pay as pop
 from engine import pot as pots
+from engine.contracts import buys_limit
 from engine.penalties import penalty_rows
 from engine.rules import Decision, DeckRow, Preset, RuleSet
-from engine.schedule import round_info, schedule
+from engine.schedule import RoundInfo, round_info, schedule
+from engine.scoring import EXACT_CUT_POINTS
 
-__all__ = ["RUMMY_PRESETS"]
+__all__ = ["RUMMY_PRESETS", "has_contracts", "option_keys"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,24 @@ def _query_text(value: Any) -> str:
     return str(value)
 
 
+def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
+    """The house rules a game of the preset may set (the preset's own), with the values chosen."""
+    current = rules.options_json()
+    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    return tuple(
+        OptionLine(
+            spec.key,
+            spec.title,
+            spec.effect,
+            spec.choices,
+            _value_text(current[spec.key]),
+            _value_text(defaults[spec.key]),
+            _query_text(current[spec.key]),
+        )
+        for spec in rules.option_specs()
+    )
+
+
 def preset_rules(
     variant: str, options: Mapping[str, object] | None, round_text: object = None, players: int | None = None
 ) -> PresetRules:
@@ -100,20 +120,7 @@ def preset_rules(
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
         number = int(round_text)
     info = engine_call(round_info, rules, number)
-    current = rules.options.as_json()
-    defaults = rules.preset.defaults.as_json()
-    lines = tuple(
-        OptionLine(
-            key,
-            spec.title,
-            spec.effect,
-            spec.choices,
-            _value_text(current[key]),
-            _value_text(defaults[key]),
-            _query_text(current[key]),
-        )
-        for key, spec in OPTION_SPECS.items()
-    )
+    lines = option_lines(rules)
     by_key = {line.key: line for line in lines}
     return PresetRules(
         preset=rules.preset,
@@ -168,4 +175,150 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
         chips=stack,
         players=players,
         companion=pop.COMPANION_RULES,
+    )
+
+
+# ---------------------------------------------------------------- Contract Rummy: deals with contracts
+
+
+@dataclass(frozen=True)
+class FanCard:
+    """One card of a contract's picture: ``7♥``, red or black."""
+
+    symbol: str
+    red: bool
+
+
+@dataclass(frozen=True)
+class Fan:
+    """One meld of a contract as a small fan of example cards."""
+
+    kind: str  # "set" or "run"
+    cards: tuple[FanCard, ...]
+
+
+@dataclass(frozen=True)
+class ContractDeal:
+    """One deal of a contract game: its cards, its contract in words and pictures."""
+
+    number: int
+    cards: int
+    words: str
+    kinds: tuple[str, ...]
+    fans: tuple[Fan, ...]
+    no_final_discard: bool
+
+
+# Example cards for the pictures: a set of each of these ranks, a run in each of these suits.
+_SET_RANKS = ("7", "K", "4")
+_RUN_SUITS = (("♥", True, 5), ("♠", False, 9), ("♦", True, 3))
+_SET_SUITS = (("♠", False), ("♥", True), ("♦", True))
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3) -> tuple[Fan, ...]:
+    """A contract as pictures: each set as cards of one rank, each run as cards of one suit in sequence.
+
+    >>> [" ".join(card.symbol for card in fan.cards) for fan in contract_fans(["set", "run"])]
+    ['7♠ 7♥ 7♦', '5♥ 6♥ 7♥ 8♥']
+    """
+    fans = []
+    sets = runs = 0
+    for kind in kinds:
+        if kind == "set":
+            rank = _SET_RANKS[sets % len(_SET_RANKS)]
+            suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for suit, red in suits)))
+            sets += 1
+        else:
+            suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
+            ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for rank in ranks)))
+            runs += 1
+    return tuple(fans)
+
+
+@dataclass(frozen=True)
+class ContractRules:
+    """The rules page of a preset played in deals with contracts (Contract Rummy), with a game's (or the
+    query's) options applied; every fact from the engine."""
+
+    preset: Preset
+    rules: RuleSet
+    deck_table: tuple[DeckRow, ...]
+    players: int | None
+    deals: tuple[ContractDeal, ...]
+    wild_words: str
+    set_length: int
+    run_length: int
+    buys: int
+    joker_swap: bool
+    exact_cut: int | None
+    """What the exact cut adds to a deal's score (-50), or None when the game plays without it."""
+    penalties: tuple[tuple[str, int], ...]
+    decisions: tuple[DecisionLine, ...]
+    options: tuple[OptionLine, ...]
+
+    @property
+    def changed_options(self) -> tuple[OptionLine, ...]:
+        return tuple(line for line in self.options if line.changed)
+
+    @property
+    def no_discard_deals(self) -> tuple[int, ...]:
+        """The deals whose last card must be played, not discarded."""
+        return tuple(deal.number for deal in self.deals if deal.no_final_discard)
+
+
+SET_LENGTH = 3  # RULES.md 2: a set is three or more cards of one rank, in every preset
+
+
+def has_contracts(variant: str) -> bool:
+    """Whether a preset is played in deals with contracts (its own rules page and checker)."""
+    preset = PRESETS.get(variant)
+    return preset is not None and preset.has_contracts
+
+
+def option_keys(variant: str) -> tuple[str, ...]:
+    """The house rules a preset takes (the keys a query or a form may set)."""
+    preset = PRESETS.get(variant)
+    return preset.option_keys if preset is not None else ()
+
+
+def contract_deal(info: RoundInfo, run_length: int) -> ContractDeal:
+    kinds = tuple(kind.value for kind in info.contract)
+    return ContractDeal(
+        info.number,
+        info.cards,
+        info.contract_words,
+        kinds,
+        contract_fans(kinds, run_length, SET_LENGTH),
+        info.no_final_discard,
+    )
+
+
+def contract_rules(variant: str, options: Mapping[str, object] | None, players: int | None = None) -> ContractRules:
+    """Deals and contracts, melds, going down, lay-offs, buying, scoring, decisions and house rules."""
+    rules = rules_for(variant, dict(options or {}))
+    deals = schedule(rules)
+    lines = option_lines(rules)
+    by_key = {line.key: line for line in lines}
+    run_length = rules.preset.min_run_length
+    return ContractRules(
+        preset=rules.preset,
+        rules=rules,
+        deck_table=rules.preset.deck_table,
+        players=players,
+        deals=tuple(contract_deal(info, run_length) for info in deals),
+        wild_words=deals[0].wild_words,
+        set_length=SET_LENGTH,
+        run_length=run_length,
+        buys=buys_limit(rules),
+        joker_swap=rules.options.joker_swap,
+        exact_cut=EXACT_CUT_POINTS if rules.options.exact_cut else None,
+        penalties=tuple(penalty_rows(rules, deals[0])),
+        decisions=tuple(
+            DecisionLine(decision, by_key.get(decision.option) if decision.option else None)
+            for decision in rules.decisions()
+        ),
+        options=lines,
     )

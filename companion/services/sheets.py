@@ -28,8 +28,8 @@ from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.play_or_pay import Tally
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
-from engine.schedule import schedule
+from engine.rules import ALL_OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.schedule import RoundInfo, schedule
 
 TEMPLATES = paths.templates_folder()
 PRINT_CSS = paths.static_folder() / "css" / "print.css"
@@ -171,6 +171,8 @@ def _option_value(kind: str, value: Any) -> str:
     if kind == "rounds":
         rounds = [str(number) for number in value]
         return "rounds " + ", ".join(rounds) if rounds else "none"
+    if kind == "sizes":
+        return ALL_OPTION_SPECS["deal_sizes"].label(value)
     return str(value).replace("_", " ")
 
 
@@ -180,13 +182,26 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
     [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
     """
-    defaults = rules.preset.defaults.as_json()
-    chosen = rules.options.as_json()
+    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    chosen = rules.options_json()
     return [
-        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
-        for key, spec in OPTION_SPECS.items()
-        if chosen[key] != defaults[key]
+        {"title": spec.title, "value": _option_value(spec.kind, chosen[spec.key])}
+        for spec in rules.option_specs()
+        if chosen[spec.key] != defaults[spec.key]
     ]
+
+
+def contract_cell(info: RoundInfo) -> dict[str, Any]:
+    """A deal's contract for its row ("two sets"; "" where the game has no contracts), and whether
+    going out needs no final discard."""
+    return {"contract": info.contract_words if info.contract else "", "no_final_discard": info.no_final_discard}
+
+
+def contract_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A game played in contracts shows each deal's contract where other sheets show the wild cards,
+    which are then the same in every deal and named once, in the legend."""
+    has_contract = any(row["contract"] for row in rows)
+    return {"has_contract": has_contract, "wild_every_deal": rows[0]["wild"] if has_contract and rows else ""}
 
 
 def sheet_date(created_at: object) -> str:
@@ -249,6 +264,7 @@ def _score_rows(state: Mapping[str, Any], rules: RuleSet, players: Sequence[str]
                 "cards": info.cards,
                 "wild": wild_label(info.wild_tokens),
                 "multiplier": info.multiplier,
+                **contract_cell(info),
                 "played": bool(played),
                 "cells": [_score_cell(played, name, dealer, running) for name in players],
             }
@@ -313,6 +329,7 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         "finished": bool(state.get("finished")),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        **contract_columns(rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
     }
@@ -350,6 +367,7 @@ def blank_sheet_context(
             "cards": info.cards,
             "wild": wild_label(info.wild_tokens),
             "multiplier": info.multiplier,
+            **contract_cell(info),
         }
         for info in schedule(rules)
     ]
@@ -361,6 +379,7 @@ def blank_sheet_context(
         "players": _player_headers(names),
         "rows": rows,
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
+        **contract_columns(rows),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
     }
 

@@ -5,7 +5,7 @@
 - ``/games/<id>/export.csv`` (one row per round) and ``/games/<id>/export.json`` (the whole game,
   companion.services.transfer).
 - ``/sheets``: choose a preset, paper and names; ``/sheets/<preset>.pdf?players=Ann,Bob&paper=a4``:
-  a blank sheet for pen and paper (Play or Pay: the chip tally).
+  a blank sheet for pen and paper (Play or Pay: the chip tally); ``/sheets/<preset>``: the same as a page.
 
 Reading needs no edit key, as the game page. The rendering is companion.services.sheets and .chart;
 this module parses the request, loads the game and answers. Bad input is a 400 page with one sentence.
@@ -180,6 +180,19 @@ def blank_sheet_pdf(variant: str) -> Response:
     except pdfs.Busy as busy:
         return _busy(busy)
     return _pdf(data, f"{preset}-blank-sheet.pdf")
+
+
+@bp.get("/sheets/<variant>")
+def blank_sheet_page(variant: str) -> str:
+    """A blank sheet as a page (the PDF's HTML with the print stylesheet): to see it before printing."""
+    preset = _preset(variant)
+    names, paper = _names(), _paper()
+    stylesheet = url_for("static", filename="css/print.css")
+    if not kinds.of_variant(preset).in_rounds:
+        tally = sheets.chip_tally_context(names, paper)
+        return render_template("sheets/chip_tally.html", **tally, stylesheet_href=stylesheet)
+    context = sheets.blank_sheet_context(preset, names, paper)  # an EngineError is a 400 page (companion.errors)
+    return render_template("sheets/blank_sheet.html", **context, stylesheet_href=stylesheet)
 
 
 @bp.get("/sheets")

@@ -145,6 +145,12 @@
         .then(function (html) {
           if (!html) { return; }
           var fresh = new DOMParser().parseFromString(html, "text/html");
+          // A game played in contracts has a checker of its own (going down, lay-offs): load it.
+          var twinForm = fresh.getElementById("checker");
+          if (twinForm && twinForm.getAttribute("data-mode") !== form.getAttribute("data-mode")) {
+            window.location.assign(address);
+            return;
+          }
           form.querySelectorAll("[data-card-picker]").forEach(function (input) {
             var twin = fresh.getElementById(input.id);
             if (!twin) { return; }
