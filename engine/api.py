@@ -291,7 +291,10 @@ def _table_layoff(
     """A lay-off onto any meld on the table; with the joker swap, a natural played where a joker
     stands in a run takes the joker back ("swap" says so)."""
     if not 1 <= onto <= len(melds):
-        raise OptionError(f"there is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}")
+        missing = IllegalLayoff(
+            "not_on_table", f"There is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}."
+        )
+        return _table_answer(missing, melds, [])
     target = melds[onto - 1]
     try:
         extended = verify_layoff(melds, onto - 1, laid, rules, info)

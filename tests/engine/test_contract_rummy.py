@@ -416,9 +416,9 @@ def test_lay_off_onto_any_meld_on_the_table() -> None:
 
 
 def test_table_lay_off_bad_meld_number_and_other_presets_refuse_table_melds() -> None:
-    assert fails("layoff", "--variant", CR, "--round", "2", "--meld", "5S 5D 5C", "--onto", "3", "5H") == (
-        "error: there is no meld 3 on the table; it holds 1 meld"
-    )
+    missing = ok("layoff", "--variant", CR, "--round", "2", "--meld", "5S 5D 5C", "--onto", "3", "5H")
+    assert (missing["valid"], missing["code"]) == (False, "not_on_table")
+    assert missing["reason"] == "There is no meld 3 on the table; it holds 1 meld."
     assert fails("layoff", "--variant", "pay-me", "--round", "3", "--meld", "5S 5D 5C", "--onto", "1", "5H") == (
         "error: in Pay Me cards are laid off only onto the melds of the player who went out"
     )
