@@ -422,6 +422,8 @@ def test_table_lay_off_bad_meld_number_and_other_presets_refuse_table_melds() ->
     missing = ok("layoff", "--variant", CR, "--round", "2", "--meld", "5S 5D 5C", "--onto", "3", "5H")
     assert (missing["valid"], missing["code"]) == (False, "not_on_table")
     assert missing["reason"] == "There is no meld 3 on the table; it holds 1 meld."
+    loose = fails("layoff", "--variant", CR, "--round", "2", "--declarer-hand", "5S 5D 5C", "--onto", "1", "5H")
+    assert loose == "error: in Contract Rummy give each meld on the table, not a player's cards"
     assert fails("layoff", "--variant", "pay-me", "--round", "3", "--meld", "5S 5D 5C", "--onto", "1", "5H") == (
         "error: in Pay Me cards are laid off only onto the melds of the player who went out"
     )
