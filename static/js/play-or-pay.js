@@ -68,6 +68,11 @@
     announce(main);
   }
 
+  // The tap was answered but the fresh page did not come: what the page shows is out of date.
+  function stale() {
+    say("The page could not be brought up to date; reload it before the next tap.");
+  }
+
   function body(form, submitter) {
     var fields = form.elements;
     var type = fields.type.value;
@@ -100,13 +105,13 @@
         return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
       })
       .then(function (result) {
-        if (result.status === 200 || result.status === 201) { return refresh(ready); }
+        if (result.status === 200 || result.status === 201) { return refresh(ready).catch(stale); }
         if (result.status === 409) {
           return refresh(function (main) {
             ready(main);
             say("Not recorded: another phone changed this game first. The page now shows the hand as it is " +
               "kept; check whose turn it is and tap again if needed.");
-          });
+          }).catch(stale);
         }
         say("Not recorded: " + (result.answer.error || "the server refused it."));
         return null;

@@ -33,6 +33,17 @@ def _events(base_url: str, game: dict[str, Any]) -> int:
     return int(state["events"])
 
 
+def _smaller_than_44(page: Any, selector: str) -> list[Any]:
+    """Tap targets narrower or shorter than 44 px (check_phone_layout measures heights only)."""
+    found: list[Any] = page.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector))
+          .map(el => [el.textContent.trim(), el.getBoundingClientRect().width, el.getBoundingClientRect().height])
+          .filter(([, width, height]) => width < 44 || height < 44)""",
+        selector,
+    )
+    return found
+
+
 def test_a_hand_card_by_card_one_tap_per_event_then_quick_mode_midway(browser: Any, base_url: str) -> None:
     from playwright.sync_api import expect
 
@@ -63,6 +74,7 @@ def test_a_hand_card_by_card_one_tap_per_event_then_quick_mode_midway(browser: A
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
     page.evaluate("() => { window.tapMarker = 'this page was never reloaded'; }")
     check_phone_layout(page, TAP_TARGETS)
+    assert _smaller_than_44(page, ".card-button") == [] and page.locator(".card-button").count() == 52
     taps = 0
 
     def tap(locator: Any) -> None:
@@ -83,6 +95,7 @@ def test_a_hand_card_by_card_one_tap_per_event_then_quick_mode_midway(browser: A
         ("played", "Dee's turn", "10♥", "3 chips"),
         ("played", "Ann's turn", "J♥", "3 chips"),
     ]
+    assert _smaller_than_44(page, "#played, #paid") == []
     for button, turn, needed, pot in steps:
         tap(page.locator(f"#{button}"))
         expect(page.locator("#turn")).to_contain_text(turn)
