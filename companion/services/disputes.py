@@ -100,7 +100,7 @@ def table(variant: object, options: object, round_number: object, players: int |
         raise InvalidInput(f'round must be a whole number, not "{round_number}"')
     info = engine_call(round_info, rules, round_number)
     row = engine_call(deck_row, rules, players)
-    return Table(rules.preset.id, rules.options.as_json(), round_number, players, rules, info, row.decks, row.jokers)
+    return Table(rules.preset.id, rules.options_json(), round_number, players, rules, info, row.decks, row.jokers)
 
 
 def game_table(game: Game, round_number: int) -> Table:

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.services import play_or_pay
-from companion.services.store import OPTION_SPECS, PRESETS, RUMMY_PRESETS, engine_call, rules_for
+from companion.services.store import PRESETS, RUMMY_PRESETS, engine_call, rules_for
 from engine import play_or_pay as pop
 from engine import pot as pots
 from engine.penalties import penalty_rows
@@ -100,8 +100,8 @@ def preset_rules(
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
         number = int(round_text)
     info = engine_call(round_info, rules, number)
-    current = rules.options.as_json()
-    defaults = rules.preset.defaults.as_json()
+    current = rules.options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     lines = tuple(
         OptionLine(
             key,
@@ -112,7 +112,7 @@ def preset_rules(
             _value_text(defaults[key]),
             _query_text(current[key]),
         )
-        for key, spec in OPTION_SPECS.items()
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
     )
     by_key = {line.key: line for line in lines}
     return PresetRules(

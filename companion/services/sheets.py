@@ -27,7 +27,7 @@ from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.rules import Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import schedule
 
 TEMPLATES = paths.templates_folder()
@@ -176,11 +176,11 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
     [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
     """
-    defaults = rules.preset.defaults.as_json()
-    chosen = rules.options.as_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
+    chosen = rules.options_json()
     return [
         {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
-        for key, spec in OPTION_SPECS.items()
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
         if chosen[key] != defaults[key]
     ]
 
@@ -311,7 +311,21 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
+        "buys": buy_rows(state, players),
     }
+
+
+def buy_rows(state: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, Any]]:
+    """Contract Rummy: the buys of each played deal where someone bought, one count per player.
+
+    >>> buy_rows({"rounds": [{"round": 1}, {"round": 2, "buys": {"Bob": 2}}]}, ["Ann", "Bob"])
+    [{'number': 2, 'counts': [0, 2]}]
+    """
+    return [
+        {"number": played.get("round"), "counts": [int(played["buys"].get(name, 0)) for name in players]}
+        for played in state.get("rounds", [])
+        if played.get("buys")
+    ]
 
 
 def game_sheet_html(state: Mapping[str, Any], paper: str = "a4", *, stylesheet_href: str = STYLESHEET_HREF) -> str:
