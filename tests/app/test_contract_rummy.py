@@ -375,7 +375,10 @@ def test_groups_count_contract_rummy_games(client: FlaskClient) -> None:
     made = client.post(
         "/api/games",
         json={
-            "variant": VARIANT, "players": PLAYERS, "first_dealer": "Ann", "group": group["id"],
+            "variant": VARIANT,
+            "players": PLAYERS,
+            "first_dealer": "Ann",
+            "group": group["id"],
             "options": {"exact_cut": True},
         },
         headers={"X-Group-Key": group["edit_key"]},
@@ -385,3 +388,55 @@ def test_groups_count_contract_rummy_games(client: FlaskClient) -> None:
     figures = client.get(f"/api/groups/{group['id']}").get_json()
     assert figures["games"][0]["variant"] == VARIANT and figures["games"][0]["finished"]
     assert all(player["games"] == 1 for player in figures["players"])
+
+
+# ---------------------------------------------------------------- a whole game through the pages
+
+
+def test_a_whole_four_player_game_through_the_pages(client: FlaskClient, app: Flask, post_form: Post) -> None:
+    made = post_form(
+        "/games/new?variant=contract-rummy",
+        {"variant": VARIANT, "players": "\n".join(PLAYERS), "first_dealer": "0", "opt_exact_cut": "y"},
+    )
+    assert made.status_code == 303, text(made)
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+    words = [
+        "two sets",
+        "one set and one run",
+        "two runs",
+        "three sets",
+        "two sets and one run",
+        "one set and two runs",
+        "three runs",
+    ]
+    for deal in range(1, 8):
+        page = text(client.get(f"/games/{game_id}"))
+        assert f"<strong>Contract:</strong> {words[deal - 1]}" in page
+        assert ("Go out with no discard" in page) == (deal == 7)
+        assert f"{12 if deal > 4 else 10} cards each" in page
+        buyer = PLAYERS[(deal + 1) % 4]
+        assert post_form(f"/games/{game_id}/buys", {"player": buyer, "change": "1"}).status_code == 303
+        out = PLAYERS[deal % 4]
+        data: dict[str, Any] = {"went_out": out, "exact_cut": "Bob" if deal == 2 else ""}
+        data.update({f"scores-{seat}": "0" if name == out else f"{deal}+5" for seat, name in enumerate(PLAYERS)})
+        saved = post_form(f"/games/{game_id}/rounds/new", data)
+        assert saved.status_code == 303, text(saved)
+    # A correction from the round's form: deal 2's exact cut goes to Cy instead; its buys stay.
+    form = text(client.get(f"/games/{game_id}/rounds/2/edit"))
+    assert (
+        "Who cut exactly?" in form
+        and '<input checked id="exact_cut-2" name="exact_cut" type="radio" value="Bob">' in form
+    )
+    data = {"went_out": PLAYERS[2], "exact_cut": "Cy"}
+    data.update({f"scores-{seat}": "0" if seat == 2 else "2+5" for seat in range(4)})
+    assert post_form(f"/games/{game_id}/rounds/2/edit", data).status_code == 303
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["finished"] and state["rounds"][1]["exact_cut"] == "Cy"
+    assert state["rounds"][1]["buys"] == {"Ann": 0, "Bob": 0, "Cy": 0, "Dee": 1}
+    expected = {name: sum(0 if name == PLAYERS[deal % 4] else deal + 5 for deal in range(1, 8)) for name in PLAYERS}
+    expected["Cy"] -= 50
+    assert state["totals"] == expected
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Game over" in page and "Buys this deal" not in page
+    assert f"<strong>{state['winners'][0]}</strong> wins" in page
+    assert stored(app, game_id)[1] is None
