@@ -255,7 +255,7 @@ def test_the_buy_form_with_the_edit_key(client: FlaskClient, app: Flask, post_fo
     game_id = made.headers["Location"].rsplit("/", 1)[1]
     page = text(client.get(f"/games/{game_id}"))
     assert f'action="/games/{game_id}/buys"' in page and "js/buys.js" in page
-    assert 'aria-label="One buy more for Ann"' in page and 'aria-label="One buy less for Ann"' in page
+    assert 'aria-label="+1: one buy more for Ann"' in page and 'aria-label="−1: one buy less for Ann"' in page
     version = stored(app, game_id)[0]
     answer = post_form(f"/games/{game_id}/buys", {"player": "Cy", "change": "1", "version": version})
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/games/{game_id}#buys")

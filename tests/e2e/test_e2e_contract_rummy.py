@@ -36,7 +36,7 @@ def _state(base_url: str, game: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tap_buy(page: Any, name: str, more: bool = True) -> None:
-    label = f"One buy {'more' if more else 'less'} for {name}"
+    label = f"one buy {'more' if more else 'less'} for {name}"
     button = page.get_by_role("button", name=label)
     box = button.bounding_box()
     assert box and box["width"] >= 44 and box["height"] >= 44, box  # a finger-sized target
