@@ -440,3 +440,14 @@ def test_a_whole_four_player_game_through_the_pages(client: FlaskClient, app: Fl
     assert "Game over" in page and "Buys this deal" not in page
     assert f"<strong>{state['winners'][0]}</strong> wins" in page
     assert stored(app, game_id)[1] is None
+
+
+def test_the_pdf_sheet_shows_each_deals_buys(client: FlaskClient) -> None:
+    from tests.app.test_sheet_routes import pdf_of, text_of
+
+    game = start(client, exact_cut=True)
+    buy(client, game, "Bob")
+    buy(client, game, "Bob")
+    score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5}, exact_cut="Cy")
+    words = " ".join(text_of(pdf_of(client.get(f"/games/{game['id']}/sheet.pdf"))).split())
+    assert "Buys per deal" in words and "-10" in words
