@@ -451,3 +451,34 @@ def test_the_pdf_sheet_shows_each_deals_buys(client: FlaskClient) -> None:
     score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5}, exact_cut="Cy")
     words = " ".join(text_of(pdf_of(client.get(f"/games/{game['id']}/sheet.pdf"))).split())
     assert "Buys per deal" in words and "-10" in words
+
+
+def test_the_cards_page_scores_held_cards_in_full_and_takes_the_exact_cut(
+    client: FlaskClient, app: Flask, post_form: Post
+) -> None:
+    made = post_form(
+        "/games/new?variant=contract-rummy",
+        {"variant": VARIANT, "players": "\n".join(PLAYERS), "first_dealer": "0", "opt_exact_cut": "y"},
+    )
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+    page = text(client.get(f"/games/{game_id}/rounds/cards"))
+    assert "Who cut exactly?" in page
+    data = {
+        "action": "save",
+        "went_out": "Ann",
+        "exact_cut": "Dee",
+        "hand-1": "7H 7S 7D KC AS JK",
+        "points-0": "0",
+        "points-2": "4",
+        "points-3": "6",
+    }
+    saved = post_form(f"/games/{game_id}/rounds/cards", data)
+    assert saved.status_code == 303, text(saved)
+    played = client.get(f"/api/games/{game_id}").get_json()["rounds"][0]
+    assert played["scores"] == {"Ann": 0, "Bob": 7 * 3 + 10 + 15 + 15, "Cy": 4, "Dee": 6}
+    assert played["exact_cut"] == "Dee" and played["points"]["Dee"] == 6 - 50
+    without = post_form(  # a game without the exact cut: its cards page does not ask
+        "/games/new?variant=contract-rummy", {"variant": VARIANT, "players": "\n".join(PLAYERS), "first_dealer": "0"}
+    ).headers["Location"]
+    page = client.get(f"{without}/rounds/cards")
+    assert page.status_code == 200 and "Who cut exactly?" not in text(page) and "Round 1 from the cards" in text(page)

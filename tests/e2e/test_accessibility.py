@@ -144,6 +144,7 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         "/games/new?variant=contract-rummy",
         f"/games/{tables['contract-rummy']['id']}",
         f"/games/{tables['contract-rummy']['id']}/rounds/new",
+        f"/games/{tables['contract-rummy']['id']}/rounds/cards",
         f"/games/{tables['contract-rummy']['id']}/sheet",
     ]
 
