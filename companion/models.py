@@ -39,6 +39,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     group_id: Mapped[str | None] = mapped_column(
         ForeignKey("groups.id", ondelete="SET NULL"), nullable=True, default=None, index=True
     )
+    # Contract Rummy (issue 15): buys each player has used in the deal being played, until its round is saved.
+    buys: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
@@ -67,6 +69,9 @@ class RoundValues:
     scores: Mapped[dict[str, int]] = mapped_column(JSON, sort_order=6)
     second_discards: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None, sort_order=7)
     hands: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True, default=None, sort_order=8)
+    # Contract Rummy (issue 15): each player's buys in the deal, and who cut exactly (-50 that deal).
+    buys: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None, sort_order=10)
+    exact_cut: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None, sort_order=11)
 
     @declared_attr
     def game_id(cls) -> Mapped[str]:

@@ -37,7 +37,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from engine import play_or_pay as pop
 from engine.pot import EntryKind
-from engine.rules import OPTION_SPECS, PRESETS, RUMMY_PRESETS
+from engine.rules import ALL_OPTION_SPECS, PRESETS, RUMMY_PRESETS
 
 PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
@@ -65,12 +65,18 @@ class BodyError(ValueError):
 
 
 def _option_field(key: str) -> Any:
-    spec = OPTION_SPECS[key]
+    spec = ALL_OPTION_SPECS[key]
     if spec.kind == "bool":
         return (bool | None, Field(default=None, description=spec.effect))
     if spec.kind == "choice":
         return (Literal[spec.choices] | None, Field(default=None, description=spec.effect))
-    return (list[Annotated[int, Field(ge=1)]] | None, Field(default=None, description=spec.effect))
+    if spec.kind == "rounds":
+        return (list[Annotated[int, Field(ge=1)]] | None, Field(default=None, description=spec.effect))
+    # Contract Rummy's numbers ("number") and cards dealt per deal ("sizes"): numbers, or the same in words.
+    number = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
+    if spec.kind == "number":
+        return (number | str | None, Field(default=None, description=spec.effect))
+    return (list[number] | number | str | None, Field(default=None, description=spec.effect))
 
 
 Cents = Annotated[int, Field(ge=0, le=MAX_CENTS)]
@@ -96,7 +102,7 @@ Options: type[BaseModel] = create_model(
     __base__=MoneyOptions,
     __doc__="House-rule options, one field per option of the engine's registry, and the money options; "
     "a game's state always lists every option of its kind.",
-    **{key: _option_field(key) for key in OPTION_SPECS},
+    **{key: _option_field(key) for key in ALL_OPTION_SPECS},
 )
 
 
@@ -236,6 +242,30 @@ class RoundEntry(Body):
             "When a correction leaves it out, the round keeps its earlier counts."
         ),
     ] = None
+    exact_cut: Annotated[
+        StrictStr | None,
+        Says("exact_cut must be the name of the player who cut exactly"),
+        Field(
+            description="Contract Rummy with the exact cut: the player who cut exactly the cards needed for the "
+            "deal; they score -50 that deal. When a correction leaves it out, the round keeps its earlier "
+            'value; "" says nobody did.',
+        ),
+    ] = None
+    version: Version = None
+
+
+class BuyChange(Body):
+    """Contract Rummy: count one buy more or one less for a player in the deal being played."""
+
+    has: ClassVar[str] = "a buy has"
+    missing: ClassVar[str | None] = "a buy needs a player and a change of 1 or -1"
+
+    player: Annotated[StrictStr, Says("player must be a player's name")]
+    change: Annotated[
+        StrictInt,
+        Says("change must be 1 (one buy more) or -1 (one buy less)"),
+        Field(json_schema_extra={"enum": [1, -1]}, description="1 for a buy made, -1 to take one back."),
+    ] = 1
     version: Version = None
 
 
@@ -512,8 +542,13 @@ class PlayedRound(BaseModel):
     dealer: str
     went_out: str
     scores: dict[str, Annotated[int, Field(ge=0)]] = Field(description="Card points entered.")
-    points: dict[str, Annotated[int, Field(ge=0)]] = Field(description="Points on the sheet, after the multiplier.")
+    points: dict[str, int] = Field(
+        description="Points on the sheet, after the multiplier (Contract Rummy: with -50 for an exact cut)."
+    )
     hands: dict[str, str] | None = Field(None, description="The cards entered, when the engine scored them.")
+    contract: list[Literal["set", "run"]] | None = Field(None, description="Contract Rummy: the deal's contract.")
+    buys: Names | None = Field(None, description="Contract Rummy: buys each player made in the deal (when any).")
+    exact_cut: str | None = Field(None, description="Contract Rummy: the player who cut exactly (when any).")
 
 
 class NextRound(BaseModel):
@@ -525,6 +560,12 @@ class NextRound(BaseModel):
     first_player: str
     decks: int
     jokers: int
+    contract: list[Literal["set", "run"]] | None = Field(
+        None, description="Contract Rummy: the melds a player must lay down to go down this deal, in order."
+    )
+    no_final_discard: bool | None = Field(
+        None, description="Contract Rummy: whether going out this deal needs no final discard (deal 7)."
+    )
 
 
 class PotEntry(BaseModel):
@@ -557,6 +598,10 @@ class Game(BaseModel):
     version: int | None = None
     pot: Pot | None = Field(None, description="Null when the game has no pot.")
     group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+    buys: Names | None = Field(
+        None, description="Contract Rummy: each player's buys in the deal being played (left out for other games)."
+    )
+    buy_limit: int | None = Field(None, description="Contract Rummy: the most buys a player may make in a deal.")
 
 
 class ChipEntry(BaseModel):
@@ -706,6 +751,10 @@ class ExportedGame(Row):
         None, description="The group that played the game (left out when none); an import keeps it only "
         "with the group's key in X-Group-Key."
     )
+    buys: dict[str, int] | None = Field(
+        None, exclude_if=lambda value: value is None,
+        description="Contract Rummy: buys each player used in the deal being played (left out when none).",
+    )
 
     @model_serializer(mode="wrap")
     def _loose_game_has_no_group(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -716,6 +765,15 @@ class ExportedGame(Row):
         return data
 
 
+def _left_out(value: object) -> bool:
+    """Contract Rummy's fields are written only when they hold something: other games' files stay as before."""
+    return value is None
+
+
+BUYS_TEXT = "Contract Rummy: buys each player used in the deal (left out when none)."
+EXACT_CUT_TEXT = "Contract Rummy: the player who cut exactly and scored -50 that deal (left out when none)."
+
+
 class ExportedRound(Row):
     number: int
     went_out: str
@@ -723,6 +781,8 @@ class ExportedRound(Row):
     second_discards: dict[str, int] | None = None
     hands: dict[str, str] | None = None
     created_at: datetime | None = None
+    buys: dict[str, int] | None = Field(None, exclude_if=_left_out, description=BUYS_TEXT)
+    exact_cut: str | None = Field(None, exclude_if=_left_out, description=EXACT_CUT_TEXT)
 
 
 class ExportedRevision(Row):
@@ -735,6 +795,8 @@ class ExportedRevision(Row):
     second_discards: dict[str, int] | None = None
     hands: dict[str, str] | None = None
     changed_at: datetime | None = None
+    buys: dict[str, int] | None = Field(None, exclude_if=_left_out, description=BUYS_TEXT)
+    exact_cut: str | None = Field(None, exclude_if=_left_out, description=EXACT_CUT_TEXT)
 
 
 class ExportedEvent(Row):

@@ -12,7 +12,7 @@
   function setUpRoundForm(form) {
     var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
     var inputs = Array.prototype.slice.call(form.querySelectorAll("input[data-player]"));
-    var radios = Array.prototype.slice.call(form.querySelectorAll("input[type=radio]"));
+    var radios = Array.prototype.slice.call(form.querySelectorAll("input[type=radio][name=went_out]"));
     var missing = form.querySelector("#missing");
 
     function refresh() {

@@ -16,7 +16,7 @@ from companion.api.live import versioned
 from companion.errors import NotAllowed
 from companion.keys import check_group_key, edit_required
 from companion.models import Game
-from companion.services import groups, kinds, rummy, store
+from companion.services import contract, groups, kinds, rummy, store
 
 
 @bp.get("/games")
@@ -64,7 +64,7 @@ def add_round(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
     rummy.add_round(
         game, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
-        second_discards=body.second_discards,
+        second_discards=body.second_discards, exact_cut=body.exact_cut,
     )
     return state(game, 201)
 
@@ -75,8 +75,17 @@ def correct_round(game: Game, number: int) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
     rummy.correct_round(
         game, number, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
-        second_discards=body.second_discards,
+        second_discards=body.second_discards, exact_cut=body.exact_cut,
     )
+    return state(game)
+
+
+@bp.post("/games/<game_id>/buys")
+@edit_required
+def change_buys(game: Game) -> tuple[Response, int]:
+    """Contract Rummy: one buy more (change 1) or one less (-1) for a player in the deal being played."""
+    body = bodies.parse(schemas.BuyChange)
+    contract.change_buys(game, body.player, body.change, body.version)
     return state(game)
 
 

@@ -33,6 +33,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.ContractRequest,
     schemas.GameExport,
     schemas.NewGroup,
+    schemas.BuyChange,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     schemas.AnyGame,
@@ -201,6 +202,17 @@ def paths() -> dict[str, Any]:
                 "undoRound", "Undo the last round (404 when no round has been played)",
                 {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)}, keyed=True,
                 description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
+            ),
+        },
+        "/api/games/{game_id}/buys": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "changeBuys", "Contract Rummy: count a buy (or take one back) in the deal being played",
+                {"200": answer("Game", "The game state with the buys of the deal."), **errors(400, 403, 404, 409)},
+                request="BuyChange", keyed=True,
+                description="400 with the reason, and nothing stored, for a buy past the deal's limit, taking back "
+                "a buy nobody made, a name that is not a player, a finished game or a game without buying. The "
+                "buys are stored with the deal's round when it is saved, and the count starts again.",
             ),
         },
         "/api/games/{game_id}/version": {

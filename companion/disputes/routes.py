@@ -314,6 +314,7 @@ def score_from_cards(game_id: str) -> Any:
         "melds": _texts("meld", DECLARER_FIELDS),
         "hands": {name: request.form.get(f"hand-{seat}", "") for seat, name in enumerate(game.players)},
         "points": {name: request.form.get(f"points-{seat}", "") for seat, name in enumerate(game.players)},
+        "exact_cut": request.form.get("exact_cut", ""),  # Contract Rummy with the exact cut
     }
     try:
         results = _score_entries(game, number, values)
@@ -331,6 +332,7 @@ def score_from_cards(game_id: str) -> Any:
             _version(request.form.get("version")),
             hands=hands,
             declarer=melds or None,
+            exact_cut=values["exact_cut"] or None,
         )
     except Conflict as failure:
         abort(409, description=sentence(failure.message))

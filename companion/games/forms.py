@@ -24,7 +24,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.errors import InvalidInput
 from companion.services.pot import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
-from companion.services.store import OPTION_SPECS
+from companion.services.store import OptionSpec
 
 POINTS_PATTERN = r"\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*"
 MAX_SEATS = 9
@@ -99,23 +99,39 @@ class FirstDealerForm(FlaskForm):
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
 
+TYPED_KINDS = ("bool", "choice", "rounds")
+"""Option kinds with a field of their own; any other (numbers, deal sizes) is typed in words and read by the engine."""
+
+
+def option_text(value: object) -> str:
+    """An option's value as the text of its field: a list as "10, 10, 12".
+
+    >>> option_text([10, 12]), option_text(15)
+    ('10, 12', '15')
+    """
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
 class NewGameForm(FirstDealerForm):
     variant = HiddenField()
+    option_specs: dict[str, OptionSpec] = {}  # noqa: RUF012 - set per preset by new_game_form
 
     def option_fields(self) -> list[Any]:
-        return [self[f"opt_{key}"] for key in OPTION_SPECS]
+        return [self[f"opt_{key}"] for key in self.option_specs]
 
     def option_values(self) -> dict[str, Any]:
         """The options as entered; a list of rounds left as the form filled it in is left out, so the
         preset's own default applies (3-13 doubles the last two rounds actually played, with the full
         cycle too), not the rounds the form happened to show."""
-        values = {key: self[f"opt_{key}"].data for key in OPTION_SPECS if not self._list_left_as_filled(key)}
+        values = {key: self[f"opt_{key}"].data for key in self.option_specs if not self._list_left_as_filled(key)}
         values.update({key: self[f"opt_{key}"].data for key in POT_KEYS if f"opt_{key}" in self})  # the pot
         return values
 
     def _list_left_as_filled(self, key: str) -> bool:
         field = self[f"opt_{key}"]
-        if OPTION_SPECS[key].kind in ("bool", "choice"):
+        if self.option_specs[key].kind in ("bool", "choice"):
             return False
         return "".join(str(field.data or "").split()) == "".join(str(field.default or "").split())
 
@@ -142,10 +158,10 @@ def dealer_choices(max_players: int) -> list[SelectChoice]:
     return [SelectChoice("random", "Draw at random"), *seats]
 
 
-def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
-    """The new-game form with one field per house-rule option, preset defaults filled in."""
-    fields: dict[str, Any] = {}
-    for key, spec in OPTION_SPECS.items():
+def new_game_form(defaults: dict[str, Any], max_players: int, specs: dict[str, OptionSpec]) -> NewGameForm:
+    """The new-game form with one field per house-rule option of the preset, preset defaults filled in."""
+    fields: dict[str, Any] = {"option_specs": dict(specs)}
+    for key, spec in specs.items():
         default = defaults[key]
         if spec.kind == "bool":
             fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
@@ -154,11 +170,13 @@ def new_game_form(defaults: dict[str, Any], max_players: int) -> NewGameForm:
                 spec.title, choices=[SelectChoice(value, spec.label(value)) for value in spec.choices], default=default,
                 description=spec.effect,
             )
-        else:  # the rounds a house rule names (doubled rounds): one checkbox per round
+        elif spec.kind == "rounds":  # the rounds a house rule names (doubled rounds): one checkbox per round
             fields[f"opt_{key}"] = RoundsField(
                 spec.title, choices=ROUND_CHOICES, default=[str(number) for number in default],
                 description=spec.effect,
             )
+        else:  # a number or a list of numbers, typed in words; the engine reads it and says what is wrong
+            fields[f"opt_{key}"] = StringField(spec.title, default=option_text(default), description=spec.effect)
     fields.update(_pot_fields(defaults))
     form_class = type("NewGameOptionsForm", (NewGameForm,), fields)
     form: NewGameForm = form_class()
@@ -184,9 +202,22 @@ class ActionForm(FlaskForm):
         return int(data) if data.isdecimal() else None
 
 
+class BuyForm(ActionForm):
+    """Contract Rummy: one buy more (+1) or less (-1) for a player; the button pressed sends the change."""
+
+    player = HiddenField()
+    change = HiddenField()
+
+    def change_value(self) -> int | None:
+        data = str(self.change.data or "").strip()
+        return int(data) if data in ("1", "-1") else None
+
+
 class RoundForm(ActionForm):
     went_out = RadioField("Who went out?", validators=[InputRequired("Choose who went out.")], choices=[])
     round_number = HiddenField()  # the round the form was opened for, so a lost race is told apart
+    # Contract Rummy with the exact cut: who cut exactly ("" for nobody); the services check the name.
+    exact_cut = RadioField("Who cut exactly?", choices=[], validate_choice=False, default="")
 
     def posted_round(self) -> int | None:
         """The round number the browser sent back (not the default a fresh form gets)."""
@@ -230,4 +261,5 @@ def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> Ro
     form_class = type("PlayersRoundForm", (RoundForm,), {"scores": scores, "second_discards": pickups})
     form: RoundForm = form_class(data=data)
     form.went_out.choices = [SelectChoice(name, name) for name in players]
+    form.exact_cut.choices = [SelectChoice("", "Nobody"), *(SelectChoice(name, name) for name in players)]
     return form

@@ -14,6 +14,7 @@ from companion.errors import Conflict, ServiceError, error_page, sentence
 from companion.games.forms import (
     POINTS_PATTERN,
     ActionForm,
+    BuyForm,
     ImportForm,
     RoundForm,
     new_game_form,
@@ -23,7 +24,7 @@ from companion.games.forms import (
 from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
-from companion.services import groups, kinds, pot, rummy, store, transfer
+from companion.services import contract, groups, kinds, pot, rummy, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 
@@ -120,7 +121,7 @@ def new_game() -> Any:
     if variant not in RUMMY_PRESETS:
         variant = RUMMY_PRESETS[0]
     preset = PRESETS[variant]
-    form = new_game_form(rummy.preset_defaults(variant), preset.max_players)
+    form = new_game_form(rummy.preset_defaults(variant), preset.max_players, rummy.preset_option_specs(variant))
     ways = store.first_dealer_ways(preset)
     set_dealer_ways(form, ways, preset.max_players)
     error = None
@@ -198,7 +199,7 @@ def new_round(game_id: str) -> Any:
     def save() -> None:
         rummy.add_round(
             game, form.went_out.data, form.score_values(game.players), form.expected_version(),
-            second_discards=form.second_discard_values(game.players),
+            second_discards=form.second_discard_values(game.players), exact_cut=form.exact_cut.data or None,
         )
 
     return _submit_round(game, form, number, save, lambda: "result" if game.finished else "standings")
@@ -215,13 +216,14 @@ def edit_round(game_id: str, number: int) -> Any:
         "went_out": stored.went_out,
         "scores": [str(stored.scores[name]) for name in game.players],
         "second_discards": [(stored.second_discards or {}).get(name, 0) for name in game.players],
+        "exact_cut": stored.exact_cut or "",
     }
     form = round_form(game.players, data=data)
 
     def save() -> None:
         rummy.correct_round(
             game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
-            second_discards=form.second_discard_values(game.players),
+            second_discards=form.second_discard_values(game.players), exact_cut=form.exact_cut.data or "",
         )
 
     return _submit_round(game, form, number, save, lambda: f"round-{number}")
@@ -309,6 +311,20 @@ def undo_round(game_id: str) -> Any:
     _action(game_id, rummy.undo_last_round)
     # The undone round is the one to enter again: land on its entry form.
     return redirect(url_for("games.game_page", game_id=game_id, _anchor="round"), 303)
+
+
+@bp.post("/games/<game_id>/buys")
+def change_buys(game_id: str) -> Any:
+    """Contract Rummy: one buy more or less for a player (the page's form; static/js/buys.js uses the API)."""
+    game = load_for_edit(game_id)
+    form = BuyForm()  # its CSRF token was checked by CSRFProtect before the view ran
+    try:
+        contract.change_buys(game, form.player.data, form.change_value(), form.expected_version())
+    except Conflict:
+        return error_page(409, "Not counted: another phone changed this game meanwhile. Go back, reload and tap again.")
+    except ServiceError as failure:
+        return error_page(failure.status, f"Not counted: {sentence(failure.message)}")
+    return redirect(url_for("games.game_page", game_id=game.id, _anchor="buys"), 303)
 
 
 @bp.post("/games/<game_id>/rematch")

@@ -15,11 +15,11 @@ from typing import Any
 
 from companion.errors import InvalidInput, NotFound
 from companion.models import Game, Round, RoundRevision, utc_now
-from companion.services import disputes, pot
+from companion.services import contract, disputes, pot
+from companion.services.contract import MeldPicture
 from companion.services.pot import PotView
 from companion.services.sheets import KNOCKING_VARIANTS
 from companion.services.store import (
-    OPTION_SPECS,
     PRESETS,
     ROUNDS_KIND,
     RUMMY_PRESETS,
@@ -34,7 +34,7 @@ from companion.services.store import (
     rules_for,
     store_new_game,
 )
-from engine.rules import DeckRow, Preset, RuleSet
+from engine.rules import DeckRow, OptionSpec, Preset, RuleSet
 from engine.schedule import RoundInfo, dealer_seat, first_player_seat, schedule
 from engine.scoring import (
     Standing,
@@ -78,6 +78,13 @@ class RoundPlan:
     decks: int
     jokers: int
     discard_pile: str = ""  # how to start the discard pile, the engine's words (RULES.md 5)
+    contract: tuple[str, ...] = ()  # Contract Rummy: the deal's melds, "set" and "run" (empty elsewhere)
+    contract_words: str = ""
+    no_final_discard: bool = False  # Contract Rummy's last deal: going out needs no discard
+
+    @property
+    def contract_pictures(self) -> tuple[MeldPicture, ...]:
+        return contract.pictures(self.contract)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -89,7 +96,14 @@ class RoundPlan:
             "first_player": self.first_player,
             "decks": self.decks,
             "jokers": self.jokers,
+            **self.contract_json(),
         }
+
+    def contract_json(self) -> dict[str, Any]:
+        """The deal's contract for the API, left out for games without contracts."""
+        if not self.contract:
+            return {}
+        return {"contract": list(self.contract), "no_final_discard": self.no_final_discard}
 
 
 @dataclass(frozen=True)
@@ -102,6 +116,8 @@ class PlayedRound:
     points: dict[str, int]
     corrected: bool
     hands: dict[str, str] | None = None  # the cards entered, when the engine scored them (issue 5)
+    buys: dict[str, int] | None = None  # Contract Rummy: buys made in the deal
+    exact_cut: str | None = None  # Contract Rummy: who cut exactly (their points include the bonus)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +130,8 @@ class PlayedRound:
             "scores": dict(self.scores),
             "points": dict(self.points),
             **({"hands": dict(self.hands)} if self.hands else {}),
+            **({"contract": list(self.plan.contract)} if self.plan.contract else {}),
+            **contract.round_extras(self.buys, self.exact_cut),
         }
 
 
@@ -158,6 +176,10 @@ class GameView:
     version: int
     created_at: datetime
     pot: PotView | None = None
+    buys: dict[str, int] | None = None  # Contract Rummy: each player's buys in the deal being played
+    buy_limit: int = 0
+    exact_cut: bool = False  # whether the round form asks who cut exactly
+    exact_cut_points: int = 0
 
     @property
     def last_round(self) -> int:
@@ -181,6 +203,7 @@ class GameView:
             "winners": list(self.winners),
             "version": self.version,
             "pot": self.pot.as_json() if self.pot else None,
+            **({"buys": dict(self.buys), "buy_limit": self.buy_limit} if self.buys is not None else {}),
         }
 
 
@@ -208,7 +231,12 @@ def variant_choices() -> tuple[VariantChoice, ...]:
 
 def preset_defaults(variant: str) -> dict[str, Any]:
     """The preset's default options as JSON values (for the new-game form)."""
-    return {**rules_for(variant, None).options.as_json(), **pot.pot_defaults(variant)}
+    return {**rules_for(variant, None).options_json(), **pot.pot_defaults(variant)}
+
+
+def preset_option_specs(variant: str) -> dict[str, OptionSpec]:
+    """The house-rule options the preset takes, for the new-game form."""
+    return {spec.key: spec for spec in rules_for(variant, None).option_specs()}
 
 
 def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
@@ -231,19 +259,31 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
         decks=table.decks,
         jokers=table.jokers,
         discard_pile=info.discard_pile,
+        contract=contract.contract_kinds(info),
+        contract_words=info.contract_words,
+        no_final_discard=info.no_final_discard,
     )
 
 
-def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int]) -> PlayedRound:
+def _played(
+    stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int], rules: RuleSet
+) -> PlayedRound:
     scores = {name: stored.scores[name] for name in players}
+    points = contract.cut_points(round_points(scores, plan.multiplier), stored.exact_cut, rules)
     return PlayedRound(
-        plan, stored.went_out, scores, round_points(scores, plan.multiplier), stored.number in corrected, stored.hands
+        plan, stored.went_out, scores, points, stored.number in corrected, stored.hands,
+        contract.buys_json(stored.buys, players) if stored.buys else None, stored.exact_cut,
     )
 
 
 def _history(revision: RoundRevision, players: Sequence[str]) -> HistoryEntry:
     scores = {name: revision.scores[name] for name in players if name in revision.scores}
     return HistoryEntry(revision.number, revision.action, revision.went_out, scores, revision.changed_at)
+
+
+def option_specs(rules: RuleSet) -> list[tuple[str, OptionSpec]]:
+    """The preset's options with their specs, in the registry's order."""
+    return [(spec.key, spec) for spec in rules.option_specs()]
 
 
 def out_verb(variant: str) -> str:
@@ -263,10 +303,10 @@ def build_view(game: Game) -> GameView:
     table = rules.preset.table_for(len(players))
     plans = [_plan(info, players, game.first_dealer, table) for info in schedule(rules)]
     corrected = {revision.number for revision in game.revisions if revision.action == "corrected"}
-    played = tuple(_played(stored, plans[stored.number - 1], players, corrected) for stored in game.rounds)
+    played = tuple(_played(stored, plans[stored.number - 1], players, corrected, rules) for stored in game.rounds)
     running = totals(players, [item.points for item in played])
     finished = len(played) >= rules.rounds
-    options = rules.options.as_json()
+    options = rules.options_json()
     return GameView(
         id=game.id,
         variant=rules.preset.id,
@@ -274,7 +314,7 @@ def build_view(game: Game) -> GameView:
         preset=rules.preset,
         options=pot.state_options(game, options),
         option_rows=tuple(
-            OptionRow(key, spec.title, spec.label(options[key]), spec.effect) for key, spec in OPTION_SPECS.items()
+            OptionRow(key, spec.title, spec.label(options[key]), spec.effect) for key, spec in option_specs(rules)
         ),
         players=players,
         total_rounds=rules.rounds,
@@ -288,6 +328,10 @@ def build_view(game: Game) -> GameView:
         version=game.version,
         created_at=game.created_at,
         pot=pot.pot_view(game, running, finished),
+        buys=contract.current_buys(game) if contract.has_buying(rules) else None,
+        buy_limit=contract.buy_limit(rules) if contract.has_buying(rules) else 0,
+        exact_cut=contract.exact_cut_on(rules),
+        exact_cut_points=contract.exact_cut_points() if contract.exact_cut_on(rules) else 0,
     )
 
 
@@ -350,7 +394,7 @@ def _store_new_game(
     stakes: dict[str, Any] | None = None,
     dealt_by: dict[str, Any] | None = None,
 ) -> tuple[Game, str]:
-    return store_new_game(rules.preset.id, rules.options.as_json(), players, first_dealer, stakes, dealt_by)
+    return store_new_game(rules.preset.id, rules.options_json(), players, first_dealer, stakes, dealt_by)
 
 
 def rematch(game: Game) -> tuple[Game, str]:
@@ -360,7 +404,7 @@ def rematch(game: Game) -> tuple[Game, str]:
     rules = rules_for(game.variant, game.options)
     seat = next_first_dealer(game.first_dealer, len(game.rounds), len(game.players))
     return store_new_game(  # a rematch stays in the game's group
-        rules.preset.id, rules.options.as_json(), list(game.players), seat, game.money, group_id=game.group_id
+        rules.preset.id, rules.options_json(), list(game.players), seat, game.money, group_id=game.group_id
     )
 
 
@@ -375,7 +419,7 @@ def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, 
 
 def add_round(
     game: Game, went_out: object, scores: object, expected_version: object = None, hands: object = None,
-    declarer: object = None, second_discards: object = None,
+    declarer: object = None, second_discards: object = None, exact_cut: object = None,
 ) -> None:
     """Score the next round; players in `hands` are scored from their cards (companion.services.disputes)."""
     check_version(game, expected_version)
@@ -386,18 +430,24 @@ def add_round(
     scores, kept = _scores_from_hands(game, len(game.rounds) + 1, went_out, scores, hands, declarer)
     checked = _verified_scores(game, went_out, scores)
     pickups = pot.verify_second_discards(game, second_discards)
+    cutter = contract.verify_exact_cut(game, exact_cut)
     game.rounds.append(
-        Round(number=len(game.rounds) + 1, went_out=went_out, scores=checked, hands=kept, second_discards=pickups)
+        Round(
+            number=len(game.rounds) + 1, went_out=went_out, scores=checked, hands=kept, second_discards=pickups,
+            buys=contract.stored_buys(game), exact_cut=cutter,
+        )
     )
+    game.buys = None  # the next deal's buys start from nothing
     _touch(game, rules)
     commit()
 
 
 def correct_round(
     game: Game, number: int, went_out: object, scores: object, expected_version: object = None,
-    hands: object = None, declarer: object = None, second_discards: object = None,
+    hands: object = None, declarer: object = None, second_discards: object = None, exact_cut: object = None,
 ) -> None:
-    """Correct an earlier round; its previous values go into the history (second discards left out stay)."""
+    """Correct an earlier round; its previous values go into the history (second discards left out stay,
+    as does the exact cut; an empty exact cut clears it). The round's buys stay as counted."""
     check_version(game, expected_version)
     verify_rounds(game)
     stored = next((item for item in game.rounds if item.number == number), None)
@@ -408,18 +458,16 @@ def correct_round(
     if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
         kept = stored.hands  # the same scores typed again: the cards entered still back them
     pickups = stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards)
-    if (stored.went_out, stored.scores, stored.hands, stored.second_discards) == (went_out, checked, kept, pickups):
+    cutter = stored.exact_cut if exact_cut is None else contract.verify_exact_cut(game, exact_cut)
+    before = (stored.went_out, stored.scores, stored.hands, stored.second_discards, stored.exact_cut)
+    if before == (went_out, checked, kept, pickups, cutter):
         return
-    game.revisions.append(
-        RoundRevision(
-            number=number, action="corrected", went_out=stored.went_out, scores=dict(stored.scores), hands=stored.hands,
-            second_discards=stored.second_discards,
-        )
-    )
+    game.revisions.append(_revision(stored, "corrected"))
     stored.went_out = str(went_out)
     stored.scores = checked
     stored.hands = kept
     stored.second_discards = pickups
+    stored.exact_cut = cutter
     _touch(game, rules_for(game.variant, game.options))
     commit()
 
@@ -431,15 +479,20 @@ def undo_last_round(game: Game, expected_version: object = None) -> None:
         raise NotFound("there is no round to undo yet")
     require_version(game, expected_version)
     last = game.rounds[-1]
-    game.revisions.append(
-        RoundRevision(
-            number=last.number, action="undone", went_out=last.went_out, scores=dict(last.scores), hands=last.hands,
-            second_discards=last.second_discards,
-        )
-    )
+    game.revisions.append(_revision(last, "undone"))
+    # The undone deal is the one being played again: its buys count again (any counted since are dropped).
+    game.buys = dict(last.buys) if last.buys else None
     game.rounds.remove(last)
     _touch(game, rules_for(game.variant, game.options))
     commit()
+
+
+def _revision(stored: Round, action: str) -> RoundRevision:
+    """The values a round had, for the history."""
+    return RoundRevision(
+        number=stored.number, action=action, went_out=stored.went_out, scores=dict(stored.scores),
+        hands=stored.hands, second_discards=stored.second_discards, buys=stored.buys, exact_cut=stored.exact_cut,
+    )
 
 
 def _scores_from_hands(

@@ -332,7 +332,21 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         **contract_columns(rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
+        "buys": buy_rows(state, players),
     }
+
+
+def buy_rows(state: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, Any]]:
+    """Contract Rummy: the buys of each played deal where someone bought, one count per player.
+
+    >>> buy_rows({"rounds": [{"round": 1}, {"round": 2, "buys": {"Bob": 2}}]}, ["Ann", "Bob"])
+    [{'number': 2, 'counts': [0, 2]}]
+    """
+    return [
+        {"number": played.get("round"), "counts": [int(played["buys"].get(name, 0)) for name in players]}
+        for played in state.get("rounds", [])
+        if played.get("buys")
+    ]
 
 
 def game_sheet_html(state: Mapping[str, Any], paper: str = "a4", *, stylesheet_href: str = STYLESHEET_HREF) -> str:

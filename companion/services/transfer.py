@@ -42,7 +42,7 @@ from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.security import hand_size_error
-from companion.services import disputes, groups, kinds, play_or_pay, pot, rummy
+from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy
 from companion.services.store import (
     PRESETS,
     choose_first_dealer,
@@ -439,7 +439,7 @@ def _settings(values: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
     else:
         rules = rules_for(variant, options)
         names = clean_players(players, rules.preset)
-        values["options"] = rules.options.as_json()
+        values["options"] = rules.options_json()
         if stored_money is not None:
             if not isinstance(stored_money, dict) or not set(stored_money) <= set(pot.POT_KEYS):
                 raise Invalid('the game\'s "money" must be null or the pot\'s settings')
@@ -616,6 +616,28 @@ def _check_references(name: str, rows: list[dict[str, Any]]) -> None:
                 raise Invalid(f"row {index} of {name} points at row {target}, which is not an earlier row")
 
 
+def _check_contract_rummy(values: dict[str, Any], tables: dict[str, list[dict[str, Any]]], players: list[str]) -> None:
+    """Contract Rummy's buys (of the deal being played and of each round) and exact cuts."""
+    if not kinds.of_variant(values["variant"]).in_rounds:
+        if values.get("buys") is not None:
+            raise Invalid("only Contract Rummy keeps buys")
+        return
+    rules = rules_for(values["variant"], values["options"])
+    try:
+        values["buys"] = contract.checked_buys(rules, players, values.get("buys"))
+    except ServiceError as error:
+        raise Invalid(f"the game: {error.message}") from error
+    for name, where in (("rounds", "round"), ("round_revisions", "history entry")):
+        for index, row in enumerate(tables.get(name, []), start=1):
+            try:
+                if "buys" in row:
+                    row["buys"] = contract.checked_buys(rules, players, row["buys"])
+                if row.get("exact_cut") is not None:
+                    row["exact_cut"] = contract.checked_cutter(rules, players, row["exact_cut"])
+            except ServiceError as error:
+                raise Invalid(f"{where} {index}: {error.message}") from error
+
+
 @dataclass
 class _Shadow:
     """A stand-in with a game's attributes, for the money checks before anything is stored."""
@@ -666,6 +688,7 @@ def check_document(document: object) -> Plan:
         _check_references(name, tables[name])
     _check_rounds(tables.get("rounds", []), players, total, shadow)
     _check_revisions(tables.get("round_revisions", []), players, total, shadow)
+    _check_contract_rummy(values, tables, players)
     _check_events(tables.get("game_events", []), shadow)
     _check_disputes(tables.get("disputes", []), players, total)
     finished = values.get("finished", False)

@@ -19,6 +19,8 @@
     each(form.querySelectorAll("input[data-player]"), function (input) {
       entry.scores[input.getAttribute("data-player")] = input.value.trim();
     });
+    var cut = form.querySelector("input[name=exact_cut]:checked"); // Contract Rummy's exact cut
+    if (cut && cut.value) { entry.exact_cut = cut.value; }
     var pickups = form.querySelectorAll(".pickups input.step-value");
     if (pickups.length) {
       entry.second_discards = {};

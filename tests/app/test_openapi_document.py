@@ -36,7 +36,10 @@ OPERATIONS_OF_GROUPS = {  # issue 14
     ("/api/groups/{group_id}", "get"),
     ("/api/groups/{group_id}/key", "post"),
 }
-OPERATIONS_OF_CONTRACT_RUMMY = {("/api/contract", "post")}  # issue 15: going down against the deal's contract
+OPERATIONS_OF_CONTRACT_RUMMY = {  # issue 15: going down against the contract, and the buy counter
+    ("/api/contract", "post"),
+    ("/api/games/{game_id}/buys", "post"),
+}
 SCHEMAS_BEFORE = {
     "AnyCreatedGame", "AnyGame", "CreatedGame", "CreatedPlayOrPayGame", "Error", "Game", "GameExport", "GameList",
     "NewGame", "NextRound", "Options", "PlayOrPayEvent", "PlayOrPayGame", "PlayedRound", "Pot", "PotEntry",

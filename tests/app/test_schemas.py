@@ -42,7 +42,7 @@ def test_a_good_body_becomes_its_model() -> None:
          'unknown field "colour"; a game has variant, players, options, first_dealer, first_dealer_method, '
          "scorekeeper, group"),
         (schemas.RoundEntry, {"went_out": "Bob", "extra": 1},
-         'unknown field "extra"; a round has went_out, scores, hands, declarer, second_discards, version'),
+         'unknown field "extra"; a round has went_out, scores, hands, declarer, second_discards, exact_cut, version'),
         (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "colour": "red"},
          'unknown field "colour"; check takes variant, round, melds, options, players'),
         (schemas.PayEvent, {"type": "pay", "player": "Bob", "card": "7H"},
@@ -173,10 +173,10 @@ def test_the_chip_and_cent_limits_are_in_the_schema() -> None:
 
 
 def test_every_option_of_the_engines_registry_is_in_the_schema() -> None:
-    from engine.rules import OPTION_SPECS
+    from engine.rules import ALL_OPTION_SPECS, OPTION_SPECS
 
     properties = schemas.Options.model_json_schema()["properties"]
-    assert set(OPTION_SPECS) | {"pot", "ante", "second_discard", "knock", "booby_cap", "chips"} == set(properties)
+    assert set(ALL_OPTION_SPECS) | {"pot", "ante", "second_discard", "knock", "booby_cap", "chips"} == set(properties)
     ace = next(branch for branch in properties["ace"]["anyOf"] if "enum" in branch)
     assert ace["enum"] == list(OPTION_SPECS["ace"].choices)
 

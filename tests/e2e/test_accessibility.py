@@ -76,7 +76,21 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
     )
     _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
     return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended,
-            "play-or-pay-midway": midway, "group": _group(base_url)}
+            "play-or-pay-midway": midway, "group": _group(base_url),
+            "contract-rummy": _contract_rummy(base_url)}
+
+
+def _contract_rummy(base_url: str) -> dict[str, Any]:
+    """A Contract Rummy game one deal in, with buys and the exact cut (issue 15)."""
+    body = {"variant": "contract-rummy", "players": PLAYERS[:4], "first_dealer": "Ann", "options": {"exact_cut": True}}
+    game = _game(base_url, body)
+    for player in ("Bob", "Bob", "Dee"):
+        status, answer = call(base_url, "POST", f"/api/games/{game['id']}/buys", {"player": player},
+                              key=game["edit_key"])
+        assert status == 200, answer
+    _round(base_url, game, {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 35, "Cy": 20, "Dee": 5}, "exact_cut": "Cy"})
+    call(base_url, "POST", f"/api/games/{game['id']}/buys", {"player": "Cy"}, key=game["edit_key"])
+    return game
 
 
 def _group(base_url: str) -> dict[str, Any]:
@@ -135,6 +149,11 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         "/groups/new",
         f"/groups/{tables['group']['id']}",
         f"/groups/{tables['group']['id']}/join",
+        "/games/new?variant=contract-rummy",
+        f"/games/{tables['contract-rummy']['id']}",
+        f"/games/{tables['contract-rummy']['id']}/rounds/new",
+        f"/games/{tables['contract-rummy']['id']}/rounds/cards",
+        f"/games/{tables['contract-rummy']['id']}/sheet",
     ]
 
 
@@ -196,7 +215,7 @@ def test_read_only_pages_have_no_serious_accessibility_violation(
     page = phone.new_page()
     found = [
         problem
-        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing", "play-or-pay-midway")
+        for kind in ("pay-me", "3-13", "play-or-pay", "3-13-playing", "play-or-pay-midway", "contract-rummy")
         for problem in _violations(page, f"{base_url}/games/{tables[kind]['id']}", "light")
     ] + _violations(page, f"{base_url}/groups/{tables['group']['id']}", "light")
     assert found == [], "\n".join(found)

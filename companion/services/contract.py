@@ -1,0 +1,184 @@
+"""Contract Rummy at the table (issue 15): the contract of each deal as words and pictures, the buys
+counted during a deal, and the exact cut.
+
+The buys of the deal being played are kept on the game (`Game.buys`) until that deal's round is
+saved; then they are stored with the round (`Round.buys`) and the count starts again. Every limit
+comes from the engine (`engine.contracts`); this module only counts and stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InvalidInput
+from companion.models import Game, utc_now
+from companion.services.store import check_version, commit, engine_call, rules_for
+from engine import contracts
+from engine.rules import RuleSet
+from engine.schedule import RoundInfo
+from engine.scoring import EXACT_CUT_POINTS, with_exact_cut
+
+NO_BUYING = "this game has no buying: only Contract Rummy with buys allowed counts them"
+NO_EXACT_CUT = "this game is played without the exact cut"
+CHANGES = (1, -1)
+
+
+# ---------------------------------------------------------------- the contract, for the pages
+
+
+@dataclass(frozen=True)
+class MeldPicture:
+    """One meld of a contract drawn as a small fan of cards: a set of one rank, or a run in one suit."""
+
+    kind: str  # "set" or "run"
+    cards: tuple[tuple[str, str, bool], ...]  # (rank, suit symbol, red) of each card drawn
+    words: str  # the text alternative
+
+
+SET_CARDS = (("7", "♠", False), ("7", "♥", True), ("7", "♦", True))
+RUN_CARDS = (("5", "♥", True), ("6", "♥", True), ("7", "♥", True), ("8", "♥", True))
+
+
+def contract_kinds(info: RoundInfo) -> tuple[str, ...]:
+    """The deal's contract as "set" and "run", in order; empty for a game without contracts."""
+    return tuple(str(getattr(kind, "value", kind)) for kind in info.contract)
+
+
+def pictures(kinds: Sequence[str]) -> tuple[MeldPicture, ...]:
+    """The melds of a contract as card fans with their text alternative.
+
+    >>> [picture.words for picture in pictures(("set", "run"))]
+    ['a set: three or more cards of one rank', 'a run: four or more cards of one suit in sequence']
+    """
+    drawn = []
+    for kind in kinds:
+        if kind == "run":
+            drawn.append(MeldPicture(kind, RUN_CARDS, "a run: four or more cards of one suit in sequence"))
+        else:
+            drawn.append(MeldPicture(kind, SET_CARDS, "a set: three or more cards of one rank"))
+    return tuple(drawn)
+
+
+# ---------------------------------------------------------------- buys
+
+
+def has_buying(rules: RuleSet) -> bool:
+    """Whether the game counts buys: its preset takes buys (Contract Rummy) and allows at least one."""
+    return buy_limit(rules) > 0
+
+
+def buy_limit(rules: RuleSet) -> int:
+    """The most buys a player may make in one deal."""
+    limit: int = contracts.buys_limit(rules)
+    return limit
+
+
+def current_buys(game: Game) -> dict[str, int]:
+    """Each player's buys in the deal being played (0 for none), in seat order."""
+    stored = game.buys or {}
+    return {name: int(stored.get(name, 0)) for name in game.players}
+
+
+def change_buys(game: Game, player: object, change: object, expected_version: object = None) -> None:
+    """Count one buy more (+1) or one less (-1) for a player in the deal being played.
+
+    The engine refuses a buy past the deal's limit; nothing is stored from a refused change.
+    """
+    check_version(game, expected_version)
+    rules = rules_for(game.variant, game.options)
+    if not has_buying(rules):
+        raise InvalidInput(NO_BUYING)
+    if game.finished:
+        raise InvalidInput(f"the game is over: all {rules.rounds} deals are scored")
+    if not isinstance(player, str) or player not in game.players:
+        shown = player if isinstance(player, str) else ""
+        raise InvalidInput(f'"{shown[:40]}" is not a player in this game')
+    if isinstance(change, bool) or change not in CHANGES:
+        raise InvalidInput("change must be 1 (one buy more) or -1 (one buy less)")
+    buys = current_buys(game)
+    if change == 1:
+        engine_call(contracts.verify_buy, rules, buys[player], player)
+    elif buys[player] == 0:
+        raise InvalidInput(f"{player} has no buy to take back in this deal")
+    buys[player] += int(change)
+    game.buys = {name: count for name, count in buys.items() if count} or None
+    game.updated_at = utc_now()
+    commit()
+
+
+def stored_buys(game: Game) -> dict[str, int] | None:
+    """The buys to store with the round being saved: the deal's counts, or None when nobody bought."""
+    counts = {name: count for name, count in current_buys(game).items() if count}
+    return counts or None
+
+
+def buys_json(buys: Mapping[str, int] | None, players: Sequence[str]) -> dict[str, int]:
+    """Buys by player in seat order, 0 for none."""
+    return {name: int((buys or {}).get(name, 0)) for name in players}
+
+
+def checked_buys(rules: RuleSet, players: Sequence[str], value: object) -> dict[str, int] | None:
+    """Buys read from an export: whole counts within the deal's limit, by player name (None for none)."""
+    if value is None:
+        return None
+    if not has_buying(rules):
+        raise InvalidInput("only Contract Rummy keeps buys")
+    limit = buy_limit(rules)
+    if not isinstance(value, dict):
+        raise InvalidInput("buys must be an object of counts by player name")
+    for name, count in value.items():
+        if name not in players:
+            raise InvalidInput(f'buys name "{str(name)[:40]}", who is not a player in this game')
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= limit:
+            raise InvalidInput(f"the buys of {name} must be a whole number from 0 to {limit}")
+    return {name: value[name] for name in players if value.get(name)} or None
+
+
+# ---------------------------------------------------------------- exact cut
+
+
+def verify_exact_cut(game: Game, cutter: object) -> str | None:
+    """The player who cut exactly (None for nobody); refused when the game does not use the exact cut."""
+    if cutter is None or cutter == "":
+        return None
+    rules = rules_for(game.variant, game.options)
+    if not exact_cut_on(rules):
+        raise InvalidInput(NO_EXACT_CUT)
+    if not isinstance(cutter, str) or cutter not in game.players:
+        shown = cutter if isinstance(cutter, str) else ""
+        raise InvalidInput(f'the player who cut exactly, "{shown[:40]}", is not a player in this game')
+    return cutter
+
+
+def checked_cutter(rules: RuleSet, players: Sequence[str], cutter: object) -> str:
+    """The player who cut exactly, read from an export."""
+    if not exact_cut_on(rules):
+        raise InvalidInput(NO_EXACT_CUT)
+    if not isinstance(cutter, str) or cutter not in players:
+        raise InvalidInput("exact_cut must be the name of a player of this game")
+    return cutter
+
+
+def exact_cut_on(rules: RuleSet) -> bool:
+    """Whether the round form asks who cut exactly (Contract Rummy with the option on)."""
+    return "exact_cut" in rules.preset.option_keys and rules.options.exact_cut
+
+
+def cut_points(points: dict[str, int], cutter: str | None, rules: RuleSet) -> dict[str, int]:
+    """The sheet points with the exact cut's bonus for the player who cut exactly."""
+    if cutter is None:
+        return points
+    cut: dict[str, int] = with_exact_cut(points, cutter, rules)
+    return cut
+
+
+def exact_cut_points() -> int:
+    """What an exact cut scores (negative: it lowers the total)."""
+    return EXACT_CUT_POINTS
+
+
+def round_extras(buys: dict[str, int] | None, cutter: str | None) -> dict[str, Any]:
+    """A played round's Contract Rummy fields for the API, left out when empty."""
+    return {**({"buys": dict(buys)} if buys else {}), **({"exact_cut": cutter} if cutter else {})}

@@ -1,0 +1,115 @@
+"""Two deals of Contract Rummy on a 360×740 phone (issue 15): the contract of each deal, the buy
+counter (+1 / -1 without a page load, a buy past the limit refused in words), the exact cut, and
+the standings after each deal.
+
+Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.servers import call
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(**PHONE)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _state(base_url: str, game: dict[str, Any]) -> dict[str, Any]:
+    status, state = call(base_url, "GET", f"/api/games/{game['id']}")
+    assert status == 200
+    return dict(state)
+
+
+def _tap_buy(page: Any, name: str, more: bool = True) -> None:
+    label = f"one buy {'more' if more else 'less'} for {name}"
+    button = page.get_by_role("button", name=label)
+    box = button.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44, box  # a finger-sized target
+    button.click()
+
+
+def _enter_deal(page: Any, went_out: str, points: dict[str, str], cutter: str | None = None) -> None:
+    form = page.locator("#round-entry")
+    form.locator("fieldset").nth(0).locator("label.radio", has_text=went_out).click()
+    for name, value in points.items():
+        form.get_by_role("textbox", name=name, exact=True).fill(value)
+    if cutter:
+        form.locator("fieldset.exact-cut label.radio", has_text=cutter).click()
+    form.get_by_role("button", name="Save round").click()
+
+
+def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
+    body = {"variant": "contract-rummy", "players": PLAYERS, "first_dealer": "Ann", "options": {"exact_cut": True}}
+    status, game = call(base_url, "POST", "/api/games", body)
+    assert status == 201, game
+    page = phone
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base_url}/games/{game['id']}/join#key={game['edit_key']}")
+    page.wait_for_url(f"{base_url}/games/{game['id']}")
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: loads.append(frame.url) if frame == page.main_frame else None)
+
+    # Deal 1: two sets, ten cards each.
+    expect(page.locator("#contract")).to_contain_text("Contract: two sets")
+    expect(page.locator("#contract .fan.set")).to_have_count(2)
+    expect(page.locator("#round .facts")).to_contain_text("10 cards each")
+    row = page.locator(".buy-row[data-player=Bob]")
+    for _ in range(3):
+        _tap_buy(page, "Bob")
+    expect(row.locator(".buy-count")).to_have_text("3 of 3")
+    _tap_buy(page, "Bob")  # one more than the limit: refused, in words
+    expect(page.locator("#buy-error")).to_be_visible()
+    expect(page.locator("#buy-error")).to_contain_text("Not counted:")
+    expect(row.locator(".buy-count")).to_have_text("3 of 3")
+    _tap_buy(page, "Bob", more=False)
+    _tap_buy(page, "Dee")
+    expect(row.locator(".buy-count")).to_have_text("2 of 3")
+    expect(page.locator(".buy-row[data-player=Dee] .buy-count")).to_have_text("1 of 3")
+    assert loads == []  # no page load for the buys
+
+    _enter_deal(page, "Ann", {"Bob": "35", "Cy": "20", "Dee": "5"}, cutter="Cy")
+    expect(page.locator("#round-h")).to_contain_text("Round 2")
+    expect(page.locator("#contract")).to_contain_text("one set and one run")
+    expect(page.locator(".buy-row[data-player=Bob] .buy-count")).to_have_text("0 of 3")
+    standings = page.locator(".standings li")
+    expect(standings.nth(0)).to_contain_text("Cy")  # 20 - 50 for the exact cut
+    expect(standings.nth(0)).to_contain_text("-30")
+
+    # Deal 2: one set and one run.
+    _tap_buy(page, "Ann")
+    expect(page.locator(".buy-row[data-player=Ann] .buy-count")).to_have_text("1 of 3")
+    _enter_deal(page, "Bob", {"Ann": "40", "Cy": "15", "Dee": "10"})
+    expect(page.locator("#round-h")).to_contain_text("Round 3")
+    expect(page.locator("#contract")).to_contain_text("two runs")
+    expect(standings.nth(0)).to_contain_text("Cy")
+    expect(standings.nth(3)).to_contain_text("Ann")
+
+    state = _state(base_url, game)
+    assert state["totals"] == {"Ann": 40, "Bob": 35, "Cy": -15, "Dee": 15}
+    assert [played.get("buys") for played in state["rounds"]] == [
+        {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1},
+        {"Ann": 1, "Bob": 0, "Cy": 0, "Dee": 0},
+    ]
+    assert state["rounds"][0]["exact_cut"] == "Cy"
+    # The score sheet shows each deal's buys and explains the exact cut in one tap.
+    page.locator("#round-1 details.cut-why summary").click()
+    expect(page.locator("#round-1 details.cut-why")).to_contain_text("for cutting exactly")
+    assert errors == []
