@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
-from engine.contracts import check_contract
+from engine.contracts import can_swap_joker, check_contract, verify_joker_swap
 from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
 from engine.layoffs import (
@@ -263,7 +263,8 @@ def layoff_json(
     if not laid:
         raise CardError("give at least one card to lay off")
     _verify_cards_exist([held.card for held in laid] + [c for meld in declared for c in meld.cards], rules, players)
-    melds_key = "table" if on_table else "declarer"
+    if on_table:
+        return _table_layoff(declared, onto, laid, rules, info)
     try:
         extended = verify_layoff(declared, onto - 1, laid, rules, info)
     except IllegalLayoff as problem:
@@ -271,7 +272,7 @@ def layoff_json(
             "valid": False,
             "code": problem.code,
             "reason": str(problem),
-            melds_key: [meld.as_json() for meld in declared],
+            "declarer": [meld.as_json() for meld in declared],
             "placements": [],
         }
     after = [extended if index == onto - 1 else meld for index, meld in enumerate(declared)]
@@ -279,9 +280,49 @@ def layoff_json(
         "valid": True,
         "code": None,
         "reason": None,
-        melds_key: [meld.as_json() for meld in after],
+        "declarer": [meld.as_json() for meld in after],
         "placements": [placement.as_json() for placement in placements(declared[onto - 1], extended, onto - 1)],
     }
+
+
+def _table_layoff(
+    melds: tuple[TableMeld, ...], onto: int, laid: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo
+) -> dict[str, Any]:
+    """A lay-off onto any meld on the table; with the joker swap, a natural played where a joker
+    stands in a run takes the joker back ("swap" says so)."""
+    if not 1 <= onto <= len(melds):
+        raise OptionError(f"there is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}")
+    target = melds[onto - 1]
+    try:
+        extended = verify_layoff(melds, onto - 1, laid, rules, info)
+    except IllegalLayoff as problem:
+        if problem.code == "replaces_wild" and can_swap_joker(target, laid, rules, info):
+            swap = verify_joker_swap(target, laid, rules, info)
+            after = tuple(swap.meld if index == onto - 1 else meld for index, meld in enumerate(melds))
+            return _table_answer(None, after, [], swap.as_json())
+        return _table_answer(problem, melds, [], None)
+    after = tuple(extended if index == onto - 1 else meld for index, meld in enumerate(melds))
+    return _table_answer(None, after, [placement.as_json() for placement in placements(target, extended, onto - 1)])
+
+
+def _table_answer(
+    problem: IllegalLayoff | None,
+    melds: tuple[TableMeld, ...],
+    placed: list[dict[str, object]],
+    swap: dict[str, object] | None = None,
+) -> dict[str, Any]:
+    return {
+        "valid": problem is None,
+        "code": None if problem is None else problem.code,
+        "reason": None if problem is None else str(problem),
+        "table": [meld.as_json() for meld in melds],
+        "placements": placed,
+        "swap": swap,
+    }
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
 
 
 def contract_json(

@@ -19,23 +19,28 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.cards import MeldCard
-from engine.errors import BuyError, ContractError
+from engine.cards import Card, MeldCard, parse_meld
+from engine.errors import BuyError, ContractError, IllegalLayoff
+from engine.layoffs import TableMeld
 from engine.melds import Reading, Verdict, check_meld, open_readings
 from engine.rules import MeldKind, RuleSet
 from engine.schedule import RoundInfo, contract_words
 
 __all__ = [
     "ContractVerdict",
+    "JokerSwap",
     "buys_limit",
     "can_buy",
     "can_go_down",
+    "can_swap_joker",
     "check_contract",
     "contract_words",
+    "parse_meld",
     "verify_buy",
     "verify_contract",
+    "verify_joker_swap",
 ]
 
 
@@ -199,5 +204,66 @@ def can_buy(rules: RuleSet, used: int) -> bool:
     try:
         verify_buy(rules, used, "the player")
     except BuyError:
+        return False
+    return True
+
+
+# --- joker swaps --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JokerSwap:
+    """A natural card played in a run in place of the joker that stood for it; the joker goes back
+    to the player's hand (option ``joker_swap``)."""
+
+    meld: TableMeld  # the run after the swap
+    card: Card  # the natural card played
+    joker: Card  # the joker taken back
+
+    @property
+    def words(self) -> str:
+        return f"{self.card} takes the place of {self.joker}, and {self.joker} goes back to the player's hand"
+
+    def as_json(self) -> dict[str, object]:
+        return {"card": str(self.card), "joker": str(self.joker), "text": self.words}
+
+
+def verify_joker_swap(meld: TableMeld, cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> JokerSwap:
+    """Play one natural card in place of the joker standing for it in a run; raise IllegalLayoff when
+    the game has no joker swap or no joker of the meld stands for that card.
+
+    Only a run's joker can be taken: in a set a joker stands for no card in particular.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.layoffs import table_melds
+    >>> rules = rule_set("contract-rummy", {"joker_swap": True})
+    >>> info = round_info(rules, 2)
+    >>> (run,) = table_melds(["5H JK 7H 8H"], rules, info)
+    >>> swap = verify_joker_swap(run, parse_meld("6H"), rules, info)
+    >>> str(swap.meld), swap.words
+    ('5H 6H 7H 8H', "6H takes the place of JK, and JK goes back to the player's hand")
+    """
+    held = tuple(cards)
+    if "joker_swap" not in rules.preset.option_keys or not rules.options.joker_swap:
+        raise IllegalLayoff("no_joker_swap", f"{rules.preset.name} is played without joker swaps in this game.")
+    if len(held) != 1 or held[0].role is not None or info.is_wild(held[0].card):
+        raise IllegalLayoff("not_a_swap", "A joker is taken back by playing the one natural card it stands for.")
+    card = held[0].card
+    for reading in meld.readings:
+        if reading.kind is not MeldKind.RUN:
+            continue
+        for index, (laid, stands) in enumerate(zip(reading.cards, reading.read_as, strict=True)):
+            if laid.is_joker and stands == card:
+                swapped = (*reading.cards[:index], card, *reading.cards[index + 1 :])
+                return JokerSwap(replace(reading, cards=swapped), card, laid)
+    raise IllegalLayoff("not_a_swap", f"No joker in {meld} stands for {card}, so {card} cannot take one back.")
+
+
+def can_swap_joker(meld: TableMeld, cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> bool:
+    """Whether the card takes a joker back from the run."""
+    try:
+        verify_joker_swap(meld, cards, rules, info)
+    except IllegalLayoff:
         return False
     return True

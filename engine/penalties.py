@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 from engine.cards import Card, Rank, Suit
 from engine.rules import HandScoring, Options, PenaltyTable, RuleSet
@@ -20,12 +21,35 @@ from engine.schedule import RoundInfo
 JOKER_WITHOUT_VALUE = 15  # D15: a joker left in hand under a table of face values
 
 
-def _face(rank: Rank) -> int:
-    return min(int(rank), 10)
+@dataclass(frozen=True)
+class CardPoints:
+    """A penalty table as data: each rank's points (Ace first, King last), a joker's, and a wild
+    card's (None: a wild card scores by its own rank)."""
+
+    ranks: tuple[int, ...]
+    joker: int
+    wild: int | None = None
+
+    def of(self, card: Card, wild: bool) -> int:
+        if card.rank is None:
+            return self.joker
+        if wild and self.wild is not None:
+            return self.wild
+        return self.ranks[card.rank - 1]
 
 
-def _tier(rank: Rank) -> int:
-    return 5 if rank <= Rank.SEVEN else 10
+_TIERS = (5,) * 7 + (10,) * 6  # A-7 score 5, 8-K 10
+_FACES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_ACE_15 = (15, *_FACES[1:])
+
+POINTS: dict[PenaltyTable, CardPoints] = {
+    PenaltyTable.PAY_ME: CardPoints(_TIERS, joker=15, wild=15),
+    PenaltyTable.PAY_ME_FAMILY: CardPoints(_TIERS, joker=10),  # D4: the round's rank by its own tier
+    # Face values give a joker none; it appears only when a table picks this table for a joker game (D15).
+    PenaltyTable.THREE_THIRTEEN: CardPoints(_FACES, joker=JOKER_WITHOUT_VALUE),
+    PenaltyTable.THREE_13: CardPoints(_ACE_15, joker=0, wild=0),
+    PenaltyTable.CONTRACT_RUMMY: CardPoints(_ACE_15, joker=15),  # every card in full; a wild 2 scores 2
+}
 
 
 def base_penalty(card: Card, table: PenaltyTable, wild: bool) -> int:
@@ -38,19 +62,20 @@ def base_penalty(card: Card, table: PenaltyTable, wild: bool) -> int:
     >>> base_penalty(Card.JOKER, PenaltyTable.THREE_THIRTEEN, wild=True)
     15
     """
-    rank = card.rank
-    if table is PenaltyTable.PAY_ME:
-        return 15 if wild or rank is None else _tier(rank)
-    if table is PenaltyTable.PAY_ME_FAMILY:
-        return 10 if rank is None else _tier(rank)
-    if table is PenaltyTable.THREE_THIRTEEN:
-        # Face values give a joker none; it appears only when a table picks this table for a joker game (D15).
-        return JOKER_WITHOUT_VALUE if rank is None else _face(rank)
-    if table is PenaltyTable.CONTRACT_RUMMY:
-        return held_points(card, Options())
-    if wild or rank is None:
-        return 0
-    return 15 if rank is Rank.ACE else _face(rank)
+    return POINTS[table].of(card, wild)
+
+
+@cache
+def points_for(rules: RuleSet) -> CardPoints:
+    """The game's penalty table, with an ace's and a joker's points as the options set them where
+    the preset takes those options (Contract Rummy)."""
+    points = POINTS[rules.options.penalty_table]
+    keys = rules.preset.option_keys
+    if "ace_points" in keys:
+        points = replace(points, ranks=(rules.options.ace_points, *points.ranks[1:]))
+    if "joker_points" in keys:
+        points = replace(points, joker=rules.options.joker_points)
+    return points
 
 
 def card_penalty(card: Card, rules: RuleSet, info: RoundInfo) -> int:
@@ -66,10 +91,7 @@ def card_penalty(card: Card, rules: RuleSet, info: RoundInfo) -> int:
 
 
 def _points(card: Card, rules: RuleSet, info: RoundInfo) -> int:
-    table = rules.options.penalty_table
-    if table is PenaltyTable.CONTRACT_RUMMY:
-        return held_points(card, rules.options)
-    return base_penalty(card, table, info.is_wild(card))
+    return points_for(rules).of(card, info.is_wild(card))
 
 
 def held_points(card: Card, options: Options) -> int:
@@ -83,12 +105,13 @@ def held_points(card: Card, options: Options) -> int:
         return options.joker_points
     if card.rank is Rank.ACE:
         return options.ace_points
-    return _face(card.rank)
+    return POINTS[PenaltyTable.CONTRACT_RUMMY].of(card, wild=False)
 
 
 def hand_penalty(cards: Iterable[Card], rules: RuleSet, info: RoundInfo) -> int:
     """The points a list of leftover cards scores in a round, multiplier applied."""
-    return sum(_points(card, rules, info) for card in cards) * info.multiplier
+    points = points_for(rules)
+    return sum(points.of(card, info.is_wild(card)) for card in cards) * info.multiplier
 
 
 @dataclass(frozen=True)

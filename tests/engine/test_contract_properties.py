@@ -1,0 +1,197 @@
+"""Contract Rummy against a brute-force reference (RULES.md 9): contracts and held-card scoring.
+
+The reference reads RULES.md section 9 literally and shares nothing with the engine but the card
+types: a set is 3 or more cards of one rank, a run 4 or more of one suit in sequence, aces at
+either end but never both and never wrapping; any number of wilds, at least one natural; melds
+are exactly the deal's contract when some choice of kinds, one per meld, is the contract.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, MeldCard, Rank, Suit
+from engine.contracts import check_contract
+from engine.melds import check_meld
+from engine.penalties import hand_penalty
+from engine.rules import rule_set
+from engine.schedule import round_info
+
+PROPERTY = settings(max_examples=300, deadline=None)
+CONTRACTS = {
+    1: ("set", "set"),
+    2: ("set", "run"),
+    3: ("run", "run"),
+    4: ("set", "set", "set"),
+    5: ("set", "set", "run"),
+    6: ("set", "run", "run"),
+    7: ("run", "run", "run"),
+}
+
+
+# --- the reference -----------------------------------------------------------------------
+
+
+def is_wild(card: Card, twos_wild: bool) -> bool:
+    return card.is_joker or (twos_wild and card.rank is Rank.TWO)
+
+
+def reference_set(cards: Sequence[Card], twos_wild: bool) -> bool:
+    naturals = [card for card in cards if not is_wild(card, twos_wild)]
+    return len(cards) >= 3 and bool(naturals) and len({card.rank for card in naturals}) == 1
+
+
+def places(rank: Rank) -> tuple[int, ...]:
+    return (1, 14) if rank is Rank.ACE else (int(rank),)
+
+
+def reference_run(cards: Sequence[Card], twos_wild: bool) -> bool:
+    naturals = [card for card in cards if not is_wild(card, twos_wild)]
+    if len(cards) < 4 or not naturals or len({card.suit for card in naturals}) != 1:
+        return False
+    for start in range(1, 15 - len(cards) + 1):
+        window = set(range(start, start + len(cards)))
+        if {1, 14} <= window:
+            continue  # an ace at both ends
+        for choice in itertools.product(*(places(card.rank) for card in naturals if card.rank is not None)):
+            if len(set(choice)) == len(choice) and set(choice) <= window:
+                return True
+    return False
+
+
+def reference_kinds(cards: Sequence[Card], twos_wild: bool) -> set[str]:
+    kinds = set()
+    if reference_set(cards, twos_wild):
+        kinds.add("set")
+    if reference_run(cards, twos_wild):
+        kinds.add("run")
+    return kinds
+
+
+def reference_contract(melds: Sequence[Sequence[Card]], wanted: tuple[str, ...], twos_wild: bool) -> bool:
+    if len(melds) != len(wanted):
+        return False
+    options = [reference_kinds(meld, twos_wild) for meld in melds]
+    return any(sorted(choice) == sorted(wanted) for choice in itertools.product(*options))
+
+
+def reference_points(cards: Sequence[Card], ace: int, joker: int) -> int:
+    total = 0
+    for card in cards:
+        if card.rank is None:
+            total += joker
+        elif card.rank is Rank.ACE:
+            total += ace
+        else:
+            total += min(int(card.rank), 10)
+    return total
+
+
+# --- strategies --------------------------------------------------------------------------
+
+naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit)))
+any_card = st.one_of(naturals, st.just(Card.JOKER))
+
+
+@st.composite
+def near_sets(draw: st.DrawFn) -> list[Card]:
+    rank = draw(st.sampled_from(list(Rank)))
+    size = draw(st.integers(2, 5))
+    cards = [
+        Card.JOKER if draw(st.integers(0, 3)) == 0 else Card(rank, draw(st.sampled_from(list(Suit))))
+        for _ in range(size)
+    ]
+    return perturbed(draw, cards)
+
+
+@st.composite
+def near_runs(draw: st.DrawFn) -> list[Card]:
+    suit = draw(st.sampled_from(list(Suit)))
+    size = draw(st.integers(3, 7))
+    start = draw(st.integers(1, 15 - size))
+    cards = []
+    for place in range(start, start + size):
+        rank = Rank.ACE if place in (1, 14) else Rank(place)
+        cards.append(Card.JOKER if draw(st.integers(0, 3)) == 0 else Card(rank, suit))
+    return perturbed(draw, cards)
+
+
+def perturbed(draw: st.DrawFn, cards: list[Card]) -> list[Card]:
+    """Sometimes a card changed, added or dropped, and the order shuffled (the cards decide, D10)."""
+    change = draw(st.integers(0, 8))
+    if change == 0 and cards:
+        cards[draw(st.integers(0, len(cards) - 1))] = draw(any_card)
+    elif change == 1:
+        cards.append(draw(any_card))
+    elif change == 2 and cards:
+        cards.pop(draw(st.integers(0, len(cards) - 1)))
+    return list(draw(st.permutations(cards)))
+
+
+melds_strategy = st.one_of(near_sets(), near_runs())
+
+
+@st.composite
+def attempts(draw: st.DrawFn, number: int) -> list[list[Card]]:
+    """Melds laid down for a deal: mostly one near-meld of each kind the contract asks for, in any
+    order, sometimes with a meld of the wrong kind, one missing or one extra."""
+    kinds = list(CONTRACTS[number])
+    change = draw(st.integers(0, 5))
+    if change == 0:
+        kinds[draw(st.integers(0, len(kinds) - 1))] = draw(st.sampled_from(["set", "run"]))
+    elif change == 1:
+        kinds.pop()
+    elif change == 2:
+        kinds.append(draw(st.sampled_from(["set", "run"])))
+    melds = [draw(near_sets() if kind == "set" else near_runs()) for kind in kinds]
+    return list(draw(st.permutations(melds)))
+
+
+def as_meld(cards: Sequence[Card]) -> tuple[MeldCard, ...]:
+    return tuple(MeldCard(card) for card in cards)
+
+
+# --- properties ----------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(cards=melds_strategy, twos_wild=st.booleans())
+def test_meld_legality_matches_the_reference(cards: list[Card], twos_wild: bool) -> None:
+    rules = rule_set("contract-rummy", {"twos_wild": twos_wild})
+    verdict = check_meld(as_meld(cards), rules, round_info(rules, 1))
+    assert verdict.valid == bool(reference_kinds(cards, twos_wild)), (cards, verdict.reason)
+    if verdict.valid:
+        assert verdict.kind is not None and verdict.kind.value in reference_kinds(cards, twos_wild)
+
+
+@PROPERTY
+@given(data=st.data(), number=st.integers(1, 7), twos_wild=st.booleans())
+def test_contract_verdict_matches_the_reference(data: st.DataObject, number: int, twos_wild: bool) -> None:
+    melds = [meld for meld in data.draw(attempts(number)) if meld] or [[Card.JOKER]]
+    rules = rule_set("contract-rummy", {"twos_wild": twos_wild})
+    verdict = check_contract([as_meld(meld) for meld in melds], rules, round_info(rules, number))
+    expected = reference_contract(melds, CONTRACTS[number], twos_wild)
+    assert verdict.valid == expected, (number, melds, verdict.reason)
+    assert (verdict.reason is None) == expected
+    if expected:
+        kinds = sorted(entry.kind.value for entry in verdict.melds if entry.kind is not None)
+        assert kinds == sorted(CONTRACTS[number])
+
+
+@PROPERTY
+@given(
+    hand=st.lists(any_card, max_size=20),
+    ace=st.integers(0, 100),
+    joker=st.integers(0, 100),
+    twos_wild=st.booleans(),
+    number=st.integers(1, 7),
+)
+def test_held_cards_score_in_full_as_the_reference(
+    hand: list[Card], ace: int, joker: int, twos_wild: bool, number: int
+) -> None:
+    rules = rule_set("contract-rummy", {"ace_points": ace, "joker_points": joker, "twos_wild": twos_wild})
+    assert hand_penalty(hand, rules, round_info(rules, number)) == reference_points(hand, ace, joker)
