@@ -109,9 +109,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
     down = layoff = best = None
     at = None
     try:
-        if not round_text.isdecimal():
-            raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
-        at = disputes.table(variant, None, int(round_text))
+        at = disputes.checker_table(variant, round_text, request.args)
         texts = disputes.clean_melds(melds)
         if texts:
             down = disputes.going_down(at, texts)

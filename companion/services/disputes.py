@@ -16,7 +16,14 @@ from typing import Any
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game
-from companion.services.rules import ContractDeal, contract_deal, has_contracts
+from companion.services.rules import (
+    ContractDeal,
+    OptionLine,
+    contract_deal,
+    has_contracts,
+    option_keys,
+    option_lines,
+)
 from companion.services.store import PRESETS, engine_call, rules_for
 from engine.api import best_json, check_json, contract_json, deck_row, layoff_json, turn_scores_json
 from engine.cards import (
@@ -91,6 +98,16 @@ class Table:
     @property
     def cards(self) -> int:
         return self.info.cards
+
+    @property
+    def house_rules(self) -> tuple[OptionLine, ...]:
+        """The house rules of the preset, with the values of this check."""
+        return option_lines(self.rules)
+
+    @property
+    def changed_query(self) -> dict[str, str]:
+        """The house rules that differ from the preset's, as query-string values (a link to the checker)."""
+        return {line.key: line.query for line in self.house_rules if line.changed}
 
     @property
     def has_contract(self) -> bool:
@@ -404,6 +421,18 @@ def is_contract_game(variant: str) -> bool:
     return has_contracts(variant)
 
 
+def checker_table(variant: str, round_text: str, query: Mapping[str, str]) -> Table:
+    """The table of the standalone checker of a game with contracts: the deal, the house rules the
+    query sets (the preset's own) and, if given, the number of players (the decks in play)."""
+    if not round_text.isdecimal():
+        raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
+    players_text = query.get("players", "").strip()
+    if players_text and not players_text.isdecimal():
+        raise InvalidInput(f'players must be a whole number, not "{players_text[:20]}"')
+    options = {key: query[key] for key in option_keys(variant) if query.get(key, "").strip()}
+    return table(variant, options, int(round_text), int(players_text) if players_text else None)
+
+
 def deal_contract(at: Table) -> ContractDeal:
     """The deal's contract in words and pictures."""
     return contract_deal(at.info, at.rules.preset.min_run_length)
@@ -435,6 +464,8 @@ class TableLayoff:
     onto: int
     table: tuple[tuple[Face, ...], ...]
     placements: tuple[str, ...]
+    swap: str | None = None
+    """With the joker swap: which card took the joker's place, in words."""
 
 
 def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> TableLayoff:
@@ -461,6 +492,7 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> 
         number,
         tuple(faces(meld, at.info) for meld in answer["table"]),
         placement_texts(answer["placements"]),
+        for_people(answer["swap"]["text"]) if answer.get("swap") else None,
     )
 
 

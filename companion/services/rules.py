@@ -41,6 +41,7 @@ class OptionLine:
     value: str
     default: str
     query: str = ""  # the value as a query-string option (true, 10,11)
+    kind: str = ""  # the option's kind: "bool", "choice", "rounds", "number" or "sizes" (for forms)
 
     @property
     def changed(self) -> bool:
@@ -103,6 +104,7 @@ def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
             _value_text(current[spec.key]),
             _value_text(defaults[spec.key]),
             _query_text(current[spec.key]),
+            spec.kind,
         )
         for spec in rules.option_specs()
     )

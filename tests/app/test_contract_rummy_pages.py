@@ -9,8 +9,11 @@ import subprocess
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.extensions import db
+from companion.models import Game
 from companion.services import sheets
 from engine.rules import DECISIONS, OPTION_SPECS, PRESETS, rule_set
 from engine.schedule import schedule
@@ -398,3 +401,84 @@ def test_an_unknown_variant_is_a_404(client: FlaskClient) -> None:
     response = client.get("/check", query_string={"variant": "contract-rumy"})
     assert response.status_code == 404
     assert "There is no preset" in response.get_data(as_text=True)
+
+
+def test_the_checker_takes_the_house_rules_and_the_table_size(client: FlaskClient) -> None:
+    swap = check(client, round="3", joker_swap="true", onto="1", cards="JS", **{"table-0": "9S 10S JK QS"})
+    words = plain(swap)
+    assert "Joker swap: J♠ takes the place of 🃏, and 🃏 goes back to the player's hand." in words
+    assert "House rules: Joker swap on" in words and '<option value="true" selected>on</option>' in swap
+    twos = plain(
+        check(client, round="3", players="4", twos_wild="true", **{"meld-0": "2H 5H 6H 7H", "meld-1": "9S 10S 2C QS"})
+    )
+    assert "✓ Going down: this is the contract" in twos
+    assert "Jokers and 2s wild · 2 decks + 4 jokers" in twos
+    assert "(2♣ as J♠)" in twos
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"round": "3", "players": "x"}, 'Players must be a whole number, not "x"'),
+        ({"round": "3", "players": "2"}, "Contract Rummy takes 3 to 8 players, not 2"),
+        ({"round": "3", "ace_points": "x"}, 'Points for an ace takes a whole number from 0 to 100, not "x"'),
+        ({"round": "3", "twos_wild": "maybe"}, 'takes true or false, not "maybe"'),
+    ],
+)
+def test_bad_house_rules_in_the_checker_are_400_pages(
+    client: FlaskClient, fields: dict[str, str], message: str
+) -> None:
+    sentence = alert(check(client, 400, **fields))
+    assert message in sentence, sentence
+
+
+# ---------------------------------------------------------------- a game's pages
+
+
+@pytest.fixture
+def game_id(app: Flask) -> str:
+    """A Contract Rummy game of four with twos wild, stored as the app stores a game (its options the preset's own)."""
+    with app.app_context():
+        game = Game(
+            id="cr-game",
+            variant="contract-rummy",
+            options=rule_set("contract-rummy", {"twos_wild": True}).options_json(),
+            players=["Ann", "Bob", "Cy", "Dee"],
+            first_dealer=0,
+            edit_key_hash="unused",
+            version=1,
+        )
+        db.session.add(game)
+        db.session.commit()
+        return game.id
+
+
+def test_a_games_rules_page_is_the_contract_page_with_its_house_rules(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/rules"))
+    words = plain(page)
+    assert "The rules of this game, with its house rules applied." in words
+    assert "House rules changed from the preset: Twos wild on." in words
+    assert "Jokers and 2s are wild" in words
+    assert 'class="dp-here"><th scope="row">3–4</th>' in page
+    assert page.count('<span class="cr-fan ') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
+
+
+def test_a_games_sheet_page_and_pdf_show_each_deals_contract(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/sheet"))
+    assert '<td class="wild contract">one set and two runs</td>' in page
+    assert "Wild in every deal: Jkr, 2" in page
+    response = client.get(f"/games/{game_id}/sheet.pdf")
+    pdf_of(response)
+    text = pdftotext(response.data)
+    assert "Contract" in text and "two runs" in text and "three sets" in text
+
+
+def test_the_in_game_checker_links_the_going_down_check(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/check"))
+    link = re.search(r'id="going-down-link" href="([^"]*)">([^<]*)</a>', page)
+    assert link, page[:500]
+    assert link.group(2) == "Check going down or a lay-off in deal 1: two sets"
+    target = html.unescape(link.group(1))
+    assert target == "/check?variant=contract-rummy&round=1&players=4&twos_wild=true"
+    words = plain(page_of(client.get(target + "&meld-0=5H 5S 2D&meld-1=KC KD JK")))
+    assert "✓ Going down: this is the contract" in words and "2 decks + 4 jokers" in words
