@@ -94,7 +94,7 @@ def _query_text(value: Any) -> str:
 def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
     """The house rules a game of the preset may set (the preset's own), with the values chosen."""
     current = rules.options_json()
-    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     return tuple(
         OptionLine(
             spec.key,
@@ -122,7 +122,20 @@ def preset_rules(
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
         number = int(round_text)
     info = engine_call(round_info, rules, number)
-    lines = option_lines(rules)
+    current = rules.options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
+    lines = tuple(
+        OptionLine(
+            key,
+            spec.title,
+            spec.effect,
+            spec.choices,
+            _value_text(current[key]),
+            _value_text(defaults[key]),
+            _query_text(current[key]),
+        )
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
+    )
     by_key = {line.key: line for line in lines}
     return PresetRules(
         preset=rules.preset,

@@ -27,7 +27,7 @@ from companion import paths
 from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import ALL_OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.rules import Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import RoundInfo, schedule
 
 TEMPLATES = paths.templates_folder()
@@ -167,8 +167,9 @@ def _option_value(kind: str, value: Any) -> str:
     if kind == "rounds":
         rounds = [str(number) for number in value]
         return "rounds " + ", ".join(rounds) if rounds else "none"
-    if kind == "sizes":
-        return ALL_OPTION_SPECS["deal_sizes"].label(value)
+    if kind == "sizes":  # cards dealt, deal by deal
+        sizes = [str(number) for number in value]
+        return f"{sizes[0]} cards every deal" if len(set(sizes)) == 1 else ", ".join(sizes)
     return str(value).replace("_", " ")
 
 
@@ -178,12 +179,12 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
     [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
     """
-    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     chosen = rules.options_json()
     return [
-        {"title": spec.title, "value": _option_value(spec.kind, chosen[spec.key])}
-        for spec in rules.option_specs()
-        if chosen[spec.key] != defaults[spec.key]
+        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
+        if chosen[key] != defaults[key]
     ]
 
 
@@ -320,12 +321,12 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         "options": changed_options(rules),
         "players": _player_headers(players),
         "rows": rows,
+        **contract_columns(rows),
         "totals": _totals(state, rows, players),
         "winners": [str(name) for name in state.get("winners", [])],
         "finished": bool(state.get("finished")),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
-        **contract_columns(rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
     }
