@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
@@ -28,7 +28,10 @@ from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
 from engine.rules import Preset, RuleSet, get_preset, rule_set, verify_player_count
-from engine.schedule import RoundInfo, schedule
+from engine.schedule import schedule
+
+if TYPE_CHECKING:
+    from engine.schedule import RoundInfo
 
 TEMPLATES = paths.templates_folder()
 PRINT_CSS = paths.static_folder() / "css" / "print.css"
