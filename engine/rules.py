@@ -391,7 +391,8 @@ CONTRACT_OPTION_SPECS: dict[str, OptionSpec] = {
             "exact_cut",
             "bool",
             "Exact cut",
-            "A player who cuts exactly the cards needed for the deal scores -50 that deal.",
+            "A player who cuts exactly the cards needed for the deal scores -50 that deal: "
+            "50 points come off what their cards score.",
         ),
     )
 }

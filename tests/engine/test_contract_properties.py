@@ -9,13 +9,15 @@ are exactly the deal's contract when some choice of kinds, one per meld, is the 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit
-from engine.contracts import check_contract
+from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
+from engine.contracts import check_contract, verify_joker_swap
+from engine.layoffs import can_lay_off, table_melds
 from engine.melds import check_meld
 from engine.penalties import hand_penalty
 from engine.rules import rule_set
@@ -195,3 +197,30 @@ def test_held_cards_score_in_full_as_the_reference(
 ) -> None:
     rules = rule_set("contract-rummy", {"ace_points": ace, "joker_points": joker, "twos_wild": twos_wild})
     assert hand_penalty(hand, rules, round_info(rules, number)) == reference_points(hand, ace, joker)
+
+
+@st.composite
+def runs_with_a_joker(draw: st.DrawFn) -> tuple[str, Card]:
+    """A legal run written with its jokers' roles, and the natural one joker stands for."""
+    suit = draw(st.sampled_from(list(Suit)))
+    size = draw(st.integers(4, 8))
+    start = draw(st.integers(1, 15 - size))
+    naturals = [Card(Rank.ACE if place in (1, 14) else Rank(place), suit) for place in range(start, start + size)]
+    jokers = draw(st.sets(st.integers(0, size - 1), min_size=1, max_size=size - 1))
+    written = [f"JK={card}" if index in jokers else str(card) for index, card in enumerate(naturals)]
+    return " ".join(written), naturals[draw(st.sampled_from(sorted(jokers)))]
+
+
+@PROPERTY
+@given(drawn=runs_with_a_joker())
+def test_a_joker_swap_keeps_the_run_and_gives_one_joker_back(drawn: tuple[str, Card]) -> None:
+    written, natural = drawn
+    rules = rule_set("contract-rummy", {"joker_swap": True})
+    info = round_info(rules, 3)
+    (run,) = table_melds([written], rules, info)
+    assert not can_lay_off([run], 0, parse_meld(str(natural)), rules, info)  # a lay-off may not replace it
+    swap = verify_joker_swap(run, parse_meld(str(natural)), rules, info)
+    assert swap.joker == Card.JOKER and swap.card == natural
+    assert swap.meld.read_as == run.read_as and swap.meld.positions == run.positions
+    assert Counter(run.cards) - Counter(swap.meld.cards) == Counter([Card.JOKER])
+    assert check_meld(swap.meld.meld_cards, rules, info).valid

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.api import best_json, contract_json, layoff_json, schedule_json, variants_json
+from engine.api import best_json, contract_json, layoff_json, option_specs_json, schedule_json, variants_json
 from engine.cards import Card, parse_cards, parse_meld
 from engine.contracts import (
     buys_limit,
@@ -34,7 +34,7 @@ from engine.rules import (
 )
 from engine.schedule import contract_words, round_info, schedule
 from engine.scoring import EXACT_CUT_POINTS, ScoreError, with_exact_cut
-from tests.engine.test_cli import fails, ok
+from tests.engine.test_cli import fails, ok, run
 
 CR = "contract-rummy"
 RULES = rule_set(CR)
@@ -461,3 +461,24 @@ def test_joker_swap_needs_the_option_a_run_and_the_card_the_joker_stands_for() -
 def test_contract_words() -> None:
     assert contract_words(()) == "no contract"
     assert contract_words((MeldKind.RUN, MeldKind.SET, MeldKind.SET)) == "two sets and one run"
+
+
+def test_option_labels_and_descriptions_are_in_words() -> None:
+    specs = {spec.key: spec for spec in RULES.option_specs()}
+    assert specs["deal_sizes"].label([11] * 7) == "11 cards every deal"
+    assert specs["deal_sizes"].label([10, 10, 10, 10, 12, 12, 12]) == "10, 10, 10, 10, 12, 12, 12"
+    assert specs["ace_points"].label(15) == "15"
+    assert specs["twos_wild"].label(True) == "on"
+    keys = "|".join(specs)
+    for spec in specs.values():
+        for words in (spec.title, spec.effect):
+            assert not re.search(rf"\b({keys})\b", words), words
+    described = option_specs_json(CR)
+    assert [entry["key"] for entry in described] == list(specs)
+    assert described[0] | {"minimum": 6, "maximum": 15} == described[0]
+
+
+def test_cli_help_documents_the_contract_command_and_table_melds() -> None:
+    done = run("layoff", "--help")
+    assert "--meld MELD" in done.stdout and "any meld" in done.stdout
+    assert "contract" in run("--help").stdout
