@@ -268,8 +268,9 @@ class ContractRules:
     run_length: int
     buys: int
     joker_swap: bool
-    exact_cut: int | None
-    """What the exact cut adds to a deal's score (-50), or None when the game plays without it."""
+    exact_cut: bool
+    exact_cut_points: int
+    """What the exact cut adds to a deal's score (-50)."""
     penalties: tuple[tuple[str, int], ...]
     decisions: tuple[DecisionLine, ...]
     options: tuple[OptionLine, ...]
@@ -277,6 +278,10 @@ class ContractRules:
     @property
     def changed_options(self) -> tuple[OptionLine, ...]:
         return tuple(line for line in self.options if line.changed)
+
+    def option(self, key: str) -> OptionLine:
+        """One house rule of the page, by its key."""
+        return next(line for line in self.options if line.key == key)
 
     @property
     def no_discard_deals(self) -> tuple[int, ...]:
@@ -329,7 +334,8 @@ def contract_rules(variant: str, options: Mapping[str, object] | None, players: 
         run_length=run_length,
         buys=buys_limit(rules),
         joker_swap=rules.options.joker_swap,
-        exact_cut=EXACT_CUT_POINTS if rules.options.exact_cut else None,
+        exact_cut=rules.options.exact_cut,
+        exact_cut_points=EXACT_CUT_POINTS,
         penalties=tuple(penalty_rows(rules, deals[0])),
         decisions=tuple(
             DecisionLine(decision, by_key.get(decision.option) if decision.option else None)

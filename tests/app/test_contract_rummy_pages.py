@@ -121,8 +121,8 @@ def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> 
     ):
         assert fact in words, fact
     assert "A 15" in words and "Joker 15" in words and "K 10" in words and "7 7" in words
-    assert "Exact cut (a house rule here)" not in words
-    assert "Joker swap (a house rule here)" not in words
+    assert "Exact cut (a house rule, not played here): a player who cuts the deck" in words
+    assert "Joker swap (a house rule, not played here): A player who has gone down may take a joker" in words
 
 
 def test_house_rules_change_the_page(client: FlaskClient) -> None:
@@ -131,11 +131,12 @@ def test_house_rules_change_the_page(client: FlaskClient) -> None:
     words = plain(page)
     assert "House rules changed from the preset:" in words
     assert "Jokers and 2s are wild" in words
-    assert "Joker swap (a house rule here): a player may take a wild card from a meld" in words
+    assert "Joker swap (a house rule, played here): A player who has gone down may take a joker" in words
     assert "A card laid off never replaces a wild card" not in words
     assert "A 20" in words and "Joker 25" in words and "2 (wild) 2" in words
     assert "Each player buys at most 1 time a deal" in words
-    assert "has −50 added to their score for that deal" in words
+    assert "Exact cut (a house rule, played here)" in words
+    assert "scores −50 that deal: 50 points come off what their cards score" in words
     assert re.findall(r'<tr id="deal-\d"><th scope="row">\d</th><td>(\d+)</td>', page) == ["11"] * 7
     nobody = plain(page_of(client.get("/rules/contract-rummy?buys_per_deal=0")))
     assert "This game is played without buying" in nobody and "None: this game is played without buying" in nobody
