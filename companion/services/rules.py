@@ -198,10 +198,15 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
 
 @dataclass(frozen=True)
 class FanCard:
-    """One card of a contract's picture: ``7♥``, red or black."""
+    """One card of a contract's picture: ``7`` and ``♥``, red or black."""
 
-    symbol: str
+    rank: str
+    suit: str
     red: bool
+
+    @property
+    def symbol(self) -> str:
+        return self.rank + self.suit
 
 
 @dataclass(frozen=True)
@@ -243,12 +248,12 @@ def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3
         if kind == "set":
             rank = _SET_RANKS[sets % len(_SET_RANKS)]
             suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for suit, red in suits)))
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for suit, red in suits)))
             sets += 1
         else:
             suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
             ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for rank in ranks)))
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for rank in ranks)))
             runs += 1
     return tuple(fans)
 

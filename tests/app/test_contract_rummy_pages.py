@@ -92,8 +92,8 @@ def test_the_rules_page_gives_each_deal_its_cards_and_contract_in_words_and_pict
     assert "To go out, play every card: no final discard." in plain(rows[6][2])
     assert "no final discard" not in plain(rows[5][2])
     # A run in the pictures has the game's run length; a set three cards.
-    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+</span>){4}</span>', table)
-    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+</span>){3}</span>', table)
+    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){4}</span>', table)
+    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){3}</span>', table)
 
 
 def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> None:
