@@ -170,9 +170,8 @@ def _option_value(kind: str, value: Any) -> str:
     if kind == "rounds":
         rounds = [str(number) for number in value]
         return "rounds " + ", ".join(rounds) if rounds else "none"
-    if kind == "sizes":  # cards dealt, deal by deal
-        sizes = [str(number) for number in value]
-        return f"{sizes[0]} cards every deal" if len(set(sizes)) == 1 else ", ".join(sizes)
+    if isinstance(value, list):  # Contract Rummy's cards dealt per deal
+        return ", ".join(str(item) for item in value)
     return str(value).replace("_", " ")
 
 

@@ -226,7 +226,7 @@ def test_the_blank_sheet_pdf_keeps_each_contract_next_to_its_deal_number() -> No
 
 def test_the_blank_sheet_follows_the_house_rules() -> None:
     text = pdftotext(sheets.blank_sheet_pdf("contract-rummy", ["Ann", "Bob", "Cy"], "letter", {"deal_sizes": "11"}))
-    assert "Cards dealt: 11 cards every deal" in text
+    assert "Cards dealt: 11, 11, 11, 11, 11, 11, 11" in text
     assert [line.split()[1] for line in text.splitlines() if re.match(r"\s*[1-7]\s+\d+\s", line)] == ["11"] * 7
 
 
