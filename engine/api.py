@@ -252,6 +252,8 @@ def layoff_json(
         raise OptionError(f"in {rules.preset.name} cards are laid off only onto the melds of the player who went out")
     if table and (declarer or declarer_hand is not None):
         raise OptionError("give the melds on the table or the declarer's melds, not both")
+    if on_table and declarer_hand is not None:
+        raise OptionError(f"in {rules.preset.name} give each meld on the table, not a player's cards")
     declared = table_melds(list(table), rules, info) if table else _declared(rules, info, declarer, declarer_hand)
     if not declared:
         raise CardError("give the melds on the table" if on_table else "give the declarer's melds")
@@ -291,7 +293,10 @@ def _table_layoff(
     """A lay-off onto any meld on the table; with the joker swap, a natural played where a joker
     stands in a run takes the joker back ("swap" says so)."""
     if not 1 <= onto <= len(melds):
-        raise OptionError(f"there is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}")
+        missing = IllegalLayoff(
+            "not_on_table", f"There is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}."
+        )
+        return _table_answer(missing, melds, [])
     target = melds[onto - 1]
     try:
         extended = verify_layoff(melds, onto - 1, laid, rules, info)

@@ -25,7 +25,7 @@ from engine.cards import Card, MeldCard, parse_meld
 from engine.errors import BuyError, ContractError, IllegalLayoff
 from engine.layoffs import TableMeld
 from engine.melds import Reading, Verdict, check_meld, open_readings
-from engine.rules import MeldKind, RuleSet
+from engine.rules import LayOffScope, MeldKind, RuleSet
 from engine.schedule import RoundInfo, contract_words
 
 __all__ = [
@@ -34,13 +34,16 @@ __all__ = [
     "buys_limit",
     "can_buy",
     "can_go_down",
+    "can_lay_off_now",
     "can_swap_joker",
     "check_contract",
     "contract_words",
     "parse_meld",
     "verify_buy",
     "verify_contract",
+    "verify_go_down",
     "verify_joker_swap",
+    "verify_may_lay_off",
 ]
 
 
@@ -179,31 +182,86 @@ def buys_limit(rules: RuleSet) -> int:
     return rules.options.buys_per_deal
 
 
-def verify_buy(rules: RuleSet, used: int, player: str) -> None:
+def verify_buy(rules: RuleSet, used: int, player: str, *, next_to_play: bool = False) -> None:
     """Raise BuyError unless a player who has bought `used` times this deal may buy once more.
+
+    Only a player who is not next may buy: the next player simply draws the discard.
 
     >>> from engine.rules import rule_set
     >>> verify_buy(rule_set("contract-rummy"), 3, "Ann")
     Traceback (most recent call last):
     ...
     engine.errors.BuyError: Ann has used all 3 buys this deal
+    >>> verify_buy(rule_set("contract-rummy"), 0, "Bob", next_to_play=True)
+    Traceback (most recent call last):
+    ...
+    engine.errors.BuyError: Bob plays next, so Bob draws the discard instead of buying it
     """
     limit = buys_limit(rules)
     if isinstance(used, bool) or not isinstance(used, int) or used < 0:
         raise BuyError(f'buys used must be a whole number from 0, not "{used}"')
     if limit == 0:
         raise BuyError(f"{rules.preset.name} is played without buying in this game")
+    if next_to_play:
+        raise BuyError(f"{player} plays next, so {player} draws the discard instead of buying it")
     if used >= limit:
         if limit == 1:
             raise BuyError(f"{player} has used the one buy of this deal")
         raise BuyError(f"{player} has used all {limit} buys this deal")
 
 
-def can_buy(rules: RuleSet, used: int) -> bool:
+def can_buy(rules: RuleSet, used: int, *, next_to_play: bool = False) -> bool:
     """Whether a player who has bought `used` times this deal may buy once more."""
     try:
-        verify_buy(rules, used, "the player")
+        verify_buy(rules, used, "the player", next_to_play=next_to_play)
     except BuyError:
+        return False
+    return True
+
+
+# --- going down and laying off, turn by turn ----------------------------------------------
+
+
+def verify_go_down(rules: RuleSet, info: RoundInfo, player: str, *, already_down: bool) -> None:
+    """Raise ContractError unless the player may go down now: once per deal, in a deal with a contract.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("contract-rummy")
+    >>> verify_go_down(rules, round_info(rules, 2), "Ann", already_down=True)
+    Traceback (most recent call last):
+    ...
+    engine.errors.ContractError: Ann has already gone down this deal
+    """
+    if not info.contract:
+        raise ContractError(f"{rules.preset.name} has no contracts: round {info.number} has none")
+    if already_down:
+        raise ContractError(f"{player} has already gone down this deal")
+
+
+def verify_may_lay_off(rules: RuleSet, player: str, *, gone_down: bool, went_down_this_turn: bool) -> None:
+    """Raise ContractError unless the player may lay off onto the table's melds now: where lay-offs
+    go onto any meld on the table, only after going down, and on a later turn than that.
+
+    >>> from engine.rules import rule_set
+    >>> verify_may_lay_off(rule_set("contract-rummy"), "Bob", gone_down=False, went_down_this_turn=False)
+    Traceback (most recent call last):
+    ...
+    engine.errors.ContractError: Bob has not gone down yet; only a player who has gone down lays off
+    """
+    if rules.preset.lay_off_scope is not LayOffScope.TABLE:
+        raise ContractError(f"in {rules.preset.name} cards are laid off only onto the melds of the player who went out")
+    if not gone_down:
+        raise ContractError(f"{player} has not gone down yet; only a player who has gone down lays off")
+    if went_down_this_turn:
+        raise ContractError(f"{player} went down this turn; lay-offs start on {player}'s next turn")
+
+
+def can_lay_off_now(rules: RuleSet, *, gone_down: bool, went_down_this_turn: bool) -> bool:
+    """Whether a player may lay off onto the table's melds now (see verify_may_lay_off)."""
+    try:
+        verify_may_lay_off(rules, "the player", gone_down=gone_down, went_down_this_turn=went_down_this_turn)
+    except ContractError:
         return False
     return True
 

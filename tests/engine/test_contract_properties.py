@@ -224,3 +224,46 @@ def test_a_joker_swap_keeps_the_run_and_gives_one_joker_back(drawn: tuple[str, C
     assert swap.meld.read_as == run.read_as and swap.meld.positions == run.positions
     assert Counter(run.cards) - Counter(swap.meld.cards) == Counter([Card.JOKER])
     assert check_meld(swap.meld.meld_cards, rules, info).valid
+
+
+@st.composite
+def table_and_layoff(draw: st.DrawFn) -> tuple[list[Card], list[Card]]:
+    """A legal meld on the table (a set, maybe with a joker; or a run of naturals) and 1-3 cards to
+    lay off on it: near cards of its rank or suit, jokers, or any card."""
+    if draw(st.booleans()):
+        rank = draw(st.sampled_from(list(Rank)))
+        meld = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 4)))]
+        if draw(st.booleans()):
+            meld[0] = Card.JOKER
+        near = st.builds(Card, st.just(rank), st.sampled_from(list(Suit)))
+    else:
+        suit = draw(st.sampled_from(list(Suit)))
+        size = draw(st.integers(4, 6))
+        start = draw(st.integers(1, 15 - size))
+        meld = [Card(Rank.ACE if place in (1, 14) else Rank(place), suit) for place in range(start, start + size)]
+        near = st.builds(
+            Card,
+            st.sampled_from([rank_at(place) for place in range(start - 3, start + size + 3) if 1 <= place <= 14]),
+            st.just(suit),
+        )
+    laid = draw(st.lists(st.one_of(near, near, st.just(Card.JOKER), any_card), min_size=1, max_size=3))
+    return meld, laid
+
+
+def rank_at(place: int) -> Rank:
+    return Rank.ACE if place in (1, 14) else Rank(place)
+
+
+@PROPERTY
+@given(drawn=table_and_layoff())
+def test_a_lay_off_on_the_table_is_legal_when_the_cards_together_make_the_meld(
+    drawn: tuple[list[Card], list[Card]],
+) -> None:
+    meld, laid = drawn
+    rules = rule_set("contract-rummy")
+    info = round_info(rules, 6)
+    (on_table,) = table_melds([" ".join(str(card) for card in meld)], rules, info)
+    kind = on_table.kind.value
+    together = [*meld, *laid]
+    expected = reference_set(together, False) if kind == "set" else reference_run(together, False)
+    assert can_lay_off([on_table], 0, as_meld(laid), rules, info) == expected, (meld, laid)

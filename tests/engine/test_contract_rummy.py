@@ -12,11 +12,14 @@ from engine.contracts import (
     buys_limit,
     can_buy,
     can_go_down,
+    can_lay_off_now,
     can_swap_joker,
     check_contract,
     verify_buy,
     verify_contract,
+    verify_go_down,
     verify_joker_swap,
+    verify_may_lay_off,
 )
 from engine.errors import BuyError, ContractError, IllegalLayoff, OptionError
 from engine.layoffs import table_melds
@@ -416,9 +419,11 @@ def test_lay_off_onto_any_meld_on_the_table() -> None:
 
 
 def test_table_lay_off_bad_meld_number_and_other_presets_refuse_table_melds() -> None:
-    assert fails("layoff", "--variant", CR, "--round", "2", "--meld", "5S 5D 5C", "--onto", "3", "5H") == (
-        "error: there is no meld 3 on the table; it holds 1 meld"
-    )
+    missing = ok("layoff", "--variant", CR, "--round", "2", "--meld", "5S 5D 5C", "--onto", "3", "5H")
+    assert (missing["valid"], missing["code"]) == (False, "not_on_table")
+    assert missing["reason"] == "There is no meld 3 on the table; it holds 1 meld."
+    loose = fails("layoff", "--variant", CR, "--round", "2", "--declarer-hand", "5S 5D 5C", "--onto", "1", "5H")
+    assert loose == "error: in Contract Rummy give each meld on the table, not a player's cards"
     assert fails("layoff", "--variant", "pay-me", "--round", "3", "--meld", "5S 5D 5C", "--onto", "1", "5H") == (
         "error: in Pay Me cards are laid off only onto the melds of the player who went out"
     )
@@ -482,3 +487,26 @@ def test_cli_help_documents_the_contract_command_and_table_melds() -> None:
     done = run("layoff", "--help")
     assert "--meld MELD" in done.stdout and "any meld" in done.stdout
     assert "contract" in run("--help").stdout
+
+
+def test_a_player_who_is_next_draws_the_discard_and_does_not_buy() -> None:
+    assert can_buy(RULES, 0) and not can_buy(RULES, 0, next_to_play=True)
+    with pytest.raises(BuyError, match=exactly("Bob plays next, so Bob draws the discard instead of buying it")):
+        verify_buy(RULES, 0, "Bob", next_to_play=True)
+
+
+def test_going_down_once_a_deal() -> None:
+    verify_go_down(RULES, round_info(RULES, 1), "Ann", already_down=False)
+    with pytest.raises(ContractError, match=exactly("Ann has already gone down this deal")):
+        verify_go_down(RULES, round_info(RULES, 1), "Ann", already_down=True)
+    with pytest.raises(ContractError, match="has no contracts"):
+        verify_go_down(rule_set("pay-me"), round_info(rule_set("pay-me"), 1), "Ann", already_down=False)
+
+
+def test_lay_offs_only_after_going_down_on_a_later_turn() -> None:
+    assert can_lay_off_now(RULES, gone_down=True, went_down_this_turn=False)
+    assert not can_lay_off_now(RULES, gone_down=False, went_down_this_turn=False)
+    assert not can_lay_off_now(RULES, gone_down=True, went_down_this_turn=True)
+    with pytest.raises(ContractError, match=exactly("Cy went down this turn; lay-offs start on Cy's next turn")):
+        verify_may_lay_off(RULES, "Cy", gone_down=True, went_down_this_turn=True)
+    assert not can_lay_off_now(rule_set("pay-me"), gone_down=True, went_down_this_turn=False)
