@@ -36,8 +36,8 @@ from engine.cards import (
     symbols_in,
     verify_in_play,
 )
-from engine.contracts import buys_limit
-from engine.errors import CannotGoOut, EngineError
+from engine.contracts import buys_limit, verify_may_lay_off
+from engine.errors import CannotGoOut, ContractError, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.penalties import base_penalty, scores_in_full
 from engine.rules import RuleSet
@@ -468,10 +468,18 @@ class TableLayoff:
     """With the joker swap: which card took the joker's place, in words."""
 
 
-def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> TableLayoff:
-    """A lay-off onto any meld on the table, the player's own or another's (``engine layoff --meld``).
+# When the player laying off went down: (gone down, went down this turn).
+WHEN_DOWN = {"earlier": (True, False), "this-turn": (True, True), "not-yet": (False, False)}
+
+
+def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str, down: str = "earlier") -> TableLayoff:
+    """A lay-off onto any meld on the table, the player's own or another's (``engine layoff --meld``),
+    by a player who went down on an earlier turn, this turn or not yet (`down`, a key of WHEN_DOWN):
+    the engine says whether they may lay off now, then whether the cards fit.
 
     `fields` are the meld fields as entered, empty ones too: `onto` numbers them from 1."""
+    if down not in WHEN_DOWN:
+        raise InvalidInput("choose when the player laying off went down")
     melds = clean_melds(fields)
     if not melds:
         raise InvalidInput("enter the melds on the table")
@@ -486,6 +494,12 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> 
     answer = engine_call(
         layoff_json, at.variant, at.round, at.options, [], number, cards, at.players, None, list(melds)
     )
+    gone_down, this_turn = WHEN_DOWN[down]
+    try:
+        verify_may_lay_off(at.rules, "this player", gone_down=gone_down, went_down_this_turn=this_turn)
+    except ContractError as refusal:
+        before = tuple(faces([str(card) for card in engine_call(parse_meld, meld)], at.info) for meld in melds)
+        return TableLayoff(False, str(refusal), number, before, ())
     return TableLayoff(
         bool(answer["valid"]),
         answer["reason"],

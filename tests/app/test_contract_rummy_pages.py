@@ -366,6 +366,18 @@ def test_laying_off_onto_another_players_meld_and_the_players_own(client: FlaskC
     assert "✓ The lay-off is legal" in low and "3♥ 4♥ 5♥ 6♥ 7♥ 8♥" in low
 
 
+def test_only_a_player_down_on_an_earlier_turn_lays_off(client: FlaskClient) -> None:
+    table = {"table-0": "5H 6H 7H 8H", "onto": "1", "cards": "9H"}
+    assert "✓ The lay-off is legal" in plain(check(client, round="3", down="earlier", **table))
+    not_yet = check(client, round="3", down="not-yet", **table)
+    words = plain(not_yet)
+    assert "✗ The lay-off is not legal" in words
+    assert "This player has not gone down yet; only a player who has gone down lays off" in words
+    assert "5♥ 6♥ 7♥ 8♥ 9♥" not in words and '<option value="not-yet" selected>' in not_yet
+    this_turn = plain(check(client, round="3", down="this-turn", **table))
+    assert "This player went down this turn; lay-offs start on this player's next turn" in this_turn
+
+
 def test_the_cards_held_count_in_full(client: FlaskClient) -> None:
     words = plain(check(client, round="7", hand="AH KS JK 5C 5D 5H"))
     assert "The cards held score" in words and "55 points" in words
@@ -389,6 +401,7 @@ def test_a_hand_grown_by_buys_fits_the_picker(client: FlaskClient) -> None:
         ({"round": "1", "table-0": "5H 6H 7H 8H", "onto": "9", "cards": "9H"}, 400, "from 1 to 4"),
         ({"round": "1", "table-0": "5H 6H 7H 8H", "cards": "9X"}, 400, '"9X" at position 1 is not a card'),
         ({"round": "1", "hand": "AH " * 61}, 400, "A hand holds at most 60 cards"),
+        ({"round": "1", "table-0": "5H 6H 7H 8H", "cards": "9H", "down": "soon"}, 400, "Choose when the player"),
     ],
 )
 def test_checker_errors_are_one_sentence(
