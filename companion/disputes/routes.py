@@ -103,20 +103,19 @@ def _contract_checker(variant: str, round_text: str) -> Any:
     melds = _texts("meld", MELD_FIELDS)
     table = _texts("table", MELD_FIELDS)
     onto = request.args.get("onto", "1")
+    when_down = request.args.get("down", "earlier")
     cards = request.args.get("cards", "")
     hand = request.args.get("hand", "")
     error = None
     down = layoff = best = None
     at = None
     try:
-        if not round_text.isdecimal():
-            raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
-        at = disputes.table(variant, None, int(round_text))
+        at = disputes.checker_table(variant, round_text, request.args)
         texts = disputes.clean_melds(melds)
         if texts:
             down = disputes.going_down(at, texts)
         if cards.strip() or any(text.strip() for text in table):
-            layoff = disputes.table_layoff(at, table, onto, cards)
+            layoff = disputes.table_layoff(at, table, onto, cards, when_down)
         if hand.strip():
             best = disputes.hand_view(disputes.best_hand(at, hand), at.info, at.rules)
     except ServiceError as failure:
@@ -132,6 +131,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         melds=melds,
         table=table,
         onto=onto,
+        when_down=when_down,
         cards=cards,
         hand=hand,
         hand_cards=at.most_held,

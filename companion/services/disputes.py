@@ -16,7 +16,14 @@ from typing import Any
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game
-from companion.services.rules import ContractDeal, contract_deal, has_contracts
+from companion.services.rules import (
+    ContractDeal,
+    OptionLine,
+    contract_deal,
+    has_contracts,
+    option_keys,
+    option_lines,
+)
 from companion.services.store import PRESETS, engine_call, rules_for
 from engine.api import best_json, check_json, contract_json, deck_row, layoff_json, turn_scores_json
 from engine.cards import (
@@ -29,8 +36,8 @@ from engine.cards import (
     symbols_in,
     verify_in_play,
 )
-from engine.contracts import buys_limit
-from engine.errors import CannotGoOut, EngineError
+from engine.contracts import buys_limit, verify_may_lay_off
+from engine.errors import CannotGoOut, ContractError, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.penalties import base_penalty, scores_in_full
 from engine.rules import RuleSet
@@ -91,6 +98,16 @@ class Table:
     @property
     def cards(self) -> int:
         return self.info.cards
+
+    @property
+    def house_rules(self) -> tuple[OptionLine, ...]:
+        """The house rules of the preset, with the values of this check."""
+        return option_lines(self.rules)
+
+    @property
+    def changed_query(self) -> dict[str, str]:
+        """The house rules that differ from the preset's, as query-string values (a link to the checker)."""
+        return {line.key: line.query for line in self.house_rules if line.changed}
 
     @property
     def has_contract(self) -> bool:
@@ -404,6 +421,18 @@ def is_contract_game(variant: str) -> bool:
     return has_contracts(variant)
 
 
+def checker_table(variant: str, round_text: str, query: Mapping[str, str]) -> Table:
+    """The table of the standalone checker of a game with contracts: the deal, the house rules the
+    query sets (the preset's own) and, if given, the number of players (the decks in play)."""
+    if not round_text.isdecimal():
+        raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
+    players_text = query.get("players", "").strip()
+    if players_text and not players_text.isdecimal():
+        raise InvalidInput(f'players must be a whole number, not "{players_text[:20]}"')
+    options = {key: query[key] for key in option_keys(variant) if query.get(key, "").strip()}
+    return table(variant, options, int(round_text), int(players_text) if players_text else None)
+
+
 def deal_contract(at: Table) -> ContractDeal:
     """The deal's contract in words and pictures."""
     return contract_deal(at.info, at.rules.preset.min_run_length)
@@ -435,12 +464,22 @@ class TableLayoff:
     onto: int
     table: tuple[tuple[Face, ...], ...]
     placements: tuple[str, ...]
+    swap: str | None = None
+    """With the joker swap: which card took the joker's place, in words."""
 
 
-def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> TableLayoff:
-    """A lay-off onto any meld on the table, the player's own or another's (``engine layoff --meld``).
+# When the player laying off went down: (gone down, went down this turn).
+WHEN_DOWN = {"earlier": (True, False), "this-turn": (True, True), "not-yet": (False, False)}
+
+
+def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str, down: str = "earlier") -> TableLayoff:
+    """A lay-off onto any meld on the table, the player's own or another's (``engine layoff --meld``),
+    by a player who went down on an earlier turn, this turn or not yet (`down`, a key of WHEN_DOWN):
+    the engine says whether they may lay off now, then whether the cards fit.
 
     `fields` are the meld fields as entered, empty ones too: `onto` numbers them from 1."""
+    if down not in WHEN_DOWN:
+        raise InvalidInput("choose when the player laying off went down")
     melds = clean_melds(fields)
     if not melds:
         raise InvalidInput("enter the melds on the table")
@@ -455,12 +494,19 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str) -> 
     answer = engine_call(
         layoff_json, at.variant, at.round, at.options, [], number, cards, at.players, None, list(melds)
     )
+    gone_down, this_turn = WHEN_DOWN[down]
+    try:
+        verify_may_lay_off(at.rules, "this player", gone_down=gone_down, went_down_this_turn=this_turn)
+    except ContractError as refusal:
+        before = tuple(faces([str(card) for card in engine_call(parse_meld, meld)], at.info) for meld in melds)
+        return TableLayoff(False, str(refusal), number, before, ())
     return TableLayoff(
         bool(answer["valid"]),
         answer["reason"],
         number,
         tuple(faces(meld, at.info) for meld in answer["table"]),
         placement_texts(answer["placements"]),
+        for_people(answer["swap"]["text"]) if answer.get("swap") else None,
     )
 
 

@@ -41,6 +41,7 @@ class OptionLine:
     value: str
     default: str
     query: str = ""  # the value as a query-string option (true, 10,11)
+    kind: str = ""  # the option's kind: "bool", "choice", "rounds", "number" or "sizes" (for forms)
 
     @property
     def changed(self) -> bool:
@@ -93,7 +94,7 @@ def _query_text(value: Any) -> str:
 def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
     """The house rules a game of the preset may set (the preset's own), with the values chosen."""
     current = rules.options_json()
-    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     return tuple(
         OptionLine(
             spec.key,
@@ -103,6 +104,7 @@ def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
             _value_text(current[spec.key]),
             _value_text(defaults[spec.key]),
             _query_text(current[spec.key]),
+            spec.kind,
         )
         for spec in rules.option_specs()
     )
@@ -120,7 +122,20 @@ def preset_rules(
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
         number = int(round_text)
     info = engine_call(round_info, rules, number)
-    lines = option_lines(rules)
+    current = rules.options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
+    lines = tuple(
+        OptionLine(
+            key,
+            spec.title,
+            spec.effect,
+            spec.choices,
+            _value_text(current[key]),
+            _value_text(defaults[key]),
+            _query_text(current[key]),
+        )
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
+    )
     by_key = {line.key: line for line in lines}
     return PresetRules(
         preset=rules.preset,
@@ -183,10 +198,15 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
 
 @dataclass(frozen=True)
 class FanCard:
-    """One card of a contract's picture: ``7♥``, red or black."""
+    """One card of a contract's picture: ``7`` and ``♥``, red or black."""
 
-    symbol: str
+    rank: str
+    suit: str
     red: bool
+
+    @property
+    def symbol(self) -> str:
+        return self.rank + self.suit
 
 
 @dataclass(frozen=True)
@@ -228,12 +248,12 @@ def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3
         if kind == "set":
             rank = _SET_RANKS[sets % len(_SET_RANKS)]
             suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for suit, red in suits)))
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for suit, red in suits)))
             sets += 1
         else:
             suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
             ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank + suit, red) for rank in ranks)))
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for rank in ranks)))
             runs += 1
     return tuple(fans)
 
@@ -253,8 +273,9 @@ class ContractRules:
     run_length: int
     buys: int
     joker_swap: bool
-    exact_cut: int | None
-    """What the exact cut adds to a deal's score (-50), or None when the game plays without it."""
+    exact_cut: bool
+    exact_cut_points: int
+    """What the exact cut adds to a deal's score (-50)."""
     penalties: tuple[tuple[str, int], ...]
     decisions: tuple[DecisionLine, ...]
     options: tuple[OptionLine, ...]
@@ -262,6 +283,10 @@ class ContractRules:
     @property
     def changed_options(self) -> tuple[OptionLine, ...]:
         return tuple(line for line in self.options if line.changed)
+
+    def option(self, key: str) -> OptionLine:
+        """One house rule of the page, by its key."""
+        return next(line for line in self.options if line.key == key)
 
     @property
     def no_discard_deals(self) -> tuple[int, ...]:
@@ -314,7 +339,8 @@ def contract_rules(variant: str, options: Mapping[str, object] | None, players: 
         run_length=run_length,
         buys=buys_limit(rules),
         joker_swap=rules.options.joker_swap,
-        exact_cut=EXACT_CUT_POINTS if rules.options.exact_cut else None,
+        exact_cut=rules.options.exact_cut,
+        exact_cut_points=EXACT_CUT_POINTS,
         penalties=tuple(penalty_rows(rules, deals[0])),
         decisions=tuple(
             DecisionLine(decision, by_key.get(decision.option) if decision.option else None)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
@@ -28,8 +28,11 @@ from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.play_or_pay import Tally
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import ALL_OPTION_SPECS, Preset, RuleSet, get_preset, rule_set, verify_player_count
-from engine.schedule import RoundInfo, schedule
+from engine.rules import Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.schedule import schedule
+
+if TYPE_CHECKING:
+    from engine.schedule import RoundInfo
 
 TEMPLATES = paths.templates_folder()
 PRINT_CSS = paths.static_folder() / "css" / "print.css"
@@ -171,8 +174,8 @@ def _option_value(kind: str, value: Any) -> str:
     if kind == "rounds":
         rounds = [str(number) for number in value]
         return "rounds " + ", ".join(rounds) if rounds else "none"
-    if kind == "sizes":
-        return ALL_OPTION_SPECS["deal_sizes"].label(value)
+    if isinstance(value, list):  # Contract Rummy's cards dealt per deal
+        return ", ".join(str(item) for item in value)
     return str(value).replace("_", " ")
 
 
@@ -182,12 +185,12 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
     [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
     """
-    defaults = RuleSet(rules.preset, rules.preset.defaults).options_json()
+    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     chosen = rules.options_json()
     return [
-        {"title": spec.title, "value": _option_value(spec.kind, chosen[spec.key])}
-        for spec in rules.option_specs()
-        if chosen[spec.key] != defaults[spec.key]
+        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
+        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
+        if chosen[key] != defaults[key]
     ]
 
 
@@ -324,12 +327,12 @@ def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str,
         "options": changed_options(rules),
         "players": _player_headers(players),
         "rows": rows,
+        **contract_columns(rows),
         "totals": _totals(state, rows, players),
         "winners": [str(name) for name in state.get("winners", [])],
         "finished": bool(state.get("finished")),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
-        **contract_columns(rows),
         "pot": pot_summary(state.get("pot"), players),
         "chart": Markup(score_chart_svg(state)),
         "buys": buy_rows(state, players),

@@ -199,7 +199,7 @@
     chip.dataset.action = "remove";
     chip.dataset.index = String(index);
     chip.dataset.card = cardCode(card);
-    chip.setAttribute("aria-label", `Remove ${nameOf(card).toLowerCase()}`);
+    chip.setAttribute("aria-label", `${symbolOf(card)}: remove ${nameOf(card).toLowerCase()}`); // the name starts with the card shown
     const x = element("span", "cp-x", "×");
     x.setAttribute("aria-hidden", "true");
     chip.append(element("span", "cp-face", symbolOf(card)), x);

@@ -9,8 +9,11 @@ import subprocess
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.extensions import db
+from companion.models import Game
 from companion.services import sheets
 from engine.rules import DECISIONS, OPTION_SPECS, PRESETS, rule_set
 from engine.schedule import schedule
@@ -89,8 +92,8 @@ def test_the_rules_page_gives_each_deal_its_cards_and_contract_in_words_and_pict
     assert "To go out, play every card: no final discard." in plain(rows[6][2])
     assert "no final discard" not in plain(rows[5][2])
     # A run in the pictures has the game's run length; a set three cards.
-    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+</span>){4}</span>', table)
-    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+</span>){3}</span>', table)
+    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){4}</span>', table)
+    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){3}</span>', table)
 
 
 def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> None:
@@ -118,8 +121,8 @@ def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> 
     ):
         assert fact in words, fact
     assert "A 15" in words and "Joker 15" in words and "K 10" in words and "7 7" in words
-    assert "Exact cut (a house rule here)" not in words
-    assert "Joker swap (a house rule here)" not in words
+    assert "Exact cut (a house rule, not played here): a player who cuts the deck" in words
+    assert "Joker swap (a house rule, not played here): A player who has gone down may take a joker" in words
 
 
 def test_house_rules_change_the_page(client: FlaskClient) -> None:
@@ -128,11 +131,12 @@ def test_house_rules_change_the_page(client: FlaskClient) -> None:
     words = plain(page)
     assert "House rules changed from the preset:" in words
     assert "Jokers and 2s are wild" in words
-    assert "Joker swap (a house rule here): a player may take a wild card from a meld" in words
+    assert "Joker swap (a house rule, played here): A player who has gone down may take a joker" in words
     assert "A card laid off never replaces a wild card" not in words
     assert "A 20" in words and "Joker 25" in words and "2 (wild) 2" in words
     assert "Each player buys at most 1 time a deal" in words
-    assert "has −50 added to their score for that deal" in words
+    assert "Exact cut (a house rule, played here)" in words
+    assert "scores −50 that deal: 50 points come off what their cards score" in words
     assert re.findall(r'<tr id="deal-\d"><th scope="row">\d</th><td>(\d+)</td>', page) == ["11"] * 7
     nobody = plain(page_of(client.get("/rules/contract-rummy?buys_per_deal=0")))
     assert "This game is played without buying" in nobody and "None: this game is played without buying" in nobody
@@ -222,7 +226,7 @@ def test_the_blank_sheet_pdf_keeps_each_contract_next_to_its_deal_number() -> No
 
 def test_the_blank_sheet_follows_the_house_rules() -> None:
     text = pdftotext(sheets.blank_sheet_pdf("contract-rummy", ["Ann", "Bob", "Cy"], "letter", {"deal_sizes": "11"}))
-    assert "Cards dealt: 11 cards every deal" in text
+    assert "Cards dealt: 11, 11, 11, 11, 11, 11, 11" in text
     assert [line.split()[1] for line in text.splitlines() if re.match(r"\s*[1-7]\s+\d+\s", line)] == ["11"] * 7
 
 
@@ -362,6 +366,18 @@ def test_laying_off_onto_another_players_meld_and_the_players_own(client: FlaskC
     assert "✓ The lay-off is legal" in low and "3♥ 4♥ 5♥ 6♥ 7♥ 8♥" in low
 
 
+def test_only_a_player_down_on_an_earlier_turn_lays_off(client: FlaskClient) -> None:
+    table = {"table-0": "5H 6H 7H 8H", "onto": "1", "cards": "9H"}
+    assert "✓ The lay-off is legal" in plain(check(client, round="3", down="earlier", **table))
+    not_yet = check(client, round="3", down="not-yet", **table)
+    words = plain(not_yet)
+    assert "✗ The lay-off is not legal" in words
+    assert "This player has not gone down yet; only a player who has gone down lays off" in words
+    assert "5♥ 6♥ 7♥ 8♥ 9♥" not in words and '<option value="not-yet" selected>' in not_yet
+    this_turn = plain(check(client, round="3", down="this-turn", **table))
+    assert "This player went down this turn; lay-offs start on this player's next turn" in this_turn
+
+
 def test_the_cards_held_count_in_full(client: FlaskClient) -> None:
     words = plain(check(client, round="7", hand="AH KS JK 5C 5D 5H"))
     assert "The cards held score" in words and "55 points" in words
@@ -385,6 +401,7 @@ def test_a_hand_grown_by_buys_fits_the_picker(client: FlaskClient) -> None:
         ({"round": "1", "table-0": "5H 6H 7H 8H", "onto": "9", "cards": "9H"}, 400, "from 1 to 4"),
         ({"round": "1", "table-0": "5H 6H 7H 8H", "cards": "9X"}, 400, '"9X" at position 1 is not a card'),
         ({"round": "1", "hand": "AH " * 61}, 400, "A hand holds at most 60 cards"),
+        ({"round": "1", "table-0": "5H 6H 7H 8H", "cards": "9H", "down": "soon"}, 400, "Choose when the player"),
     ],
 )
 def test_checker_errors_are_one_sentence(
@@ -398,3 +415,84 @@ def test_an_unknown_variant_is_a_404(client: FlaskClient) -> None:
     response = client.get("/check", query_string={"variant": "contract-rumy"})
     assert response.status_code == 404
     assert "There is no preset" in response.get_data(as_text=True)
+
+
+def test_the_checker_takes_the_house_rules_and_the_table_size(client: FlaskClient) -> None:
+    swap = check(client, round="3", joker_swap="true", onto="1", cards="JS", **{"table-0": "9S 10S JK QS"})
+    words = plain(swap)
+    assert "Joker swap: J♠ takes the place of 🃏, and 🃏 goes back to the player's hand." in words
+    assert "House rules: Joker swap on" in words and '<option value="true" selected>on</option>' in swap
+    twos = plain(
+        check(client, round="3", players="4", twos_wild="true", **{"meld-0": "2H 5H 6H 7H", "meld-1": "9S 10S 2C QS"})
+    )
+    assert "✓ Going down: this is the contract" in twos
+    assert "Jokers and 2s wild · 2 decks + 4 jokers" in twos
+    assert "(2♣ as J♠)" in twos
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"round": "3", "players": "x"}, 'Players must be a whole number, not "x"'),
+        ({"round": "3", "players": "2"}, "Contract Rummy takes 3 to 8 players, not 2"),
+        ({"round": "3", "ace_points": "x"}, 'Points for an ace takes a whole number from 0 to 100, not "x"'),
+        ({"round": "3", "twos_wild": "maybe"}, 'takes true or false, not "maybe"'),
+    ],
+)
+def test_bad_house_rules_in_the_checker_are_400_pages(
+    client: FlaskClient, fields: dict[str, str], message: str
+) -> None:
+    sentence = alert(check(client, 400, **fields))
+    assert message in sentence, sentence
+
+
+# ---------------------------------------------------------------- a game's pages
+
+
+@pytest.fixture
+def game_id(app: Flask) -> str:
+    """A Contract Rummy game of four with twos wild, stored as the app stores a game (its options the preset's own)."""
+    with app.app_context():
+        game = Game(
+            id="cr-game",
+            variant="contract-rummy",
+            options=rule_set("contract-rummy", {"twos_wild": True}).options_json(),
+            players=["Ann", "Bob", "Cy", "Dee"],
+            first_dealer=0,
+            edit_key_hash="unused",
+            version=1,
+        )
+        db.session.add(game)
+        db.session.commit()
+        return game.id
+
+
+def test_a_games_rules_page_is_the_contract_page_with_its_house_rules(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/rules"))
+    words = plain(page)
+    assert "The rules of this game, with its house rules applied." in words
+    assert "House rules changed from the preset: Twos wild on." in words
+    assert "Jokers and 2s are wild" in words
+    assert 'class="dp-here"><th scope="row">3–4</th>' in page
+    assert page.count('<span class="cr-fan ') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
+
+
+def test_a_games_sheet_page_and_pdf_show_each_deals_contract(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/sheet"))
+    assert '<td class="wild contract">one set and two runs</td>' in page
+    assert "Wild in every deal: Jkr, 2" in page
+    response = client.get(f"/games/{game_id}/sheet.pdf")
+    pdf_of(response)
+    text = pdftotext(response.data)
+    assert "Contract" in text and "two runs" in text and "three sets" in text
+
+
+def test_the_in_game_checker_links_the_going_down_check(client: FlaskClient, game_id: str) -> None:
+    page = page_of(client.get(f"/games/{game_id}/check"))
+    link = re.search(r'id="going-down-link" href="([^"]*)">([^<]*)</a>', page)
+    assert link, page[:500]
+    assert link.group(2) == "Check going down or a lay-off in deal 1: two sets"
+    target = html.unescape(link.group(1))
+    assert target == "/check?variant=contract-rummy&round=1&players=4&twos_wild=true"
+    words = plain(page_of(client.get(target + "&meld-0=5H 5S 2D&meld-1=KC KD JK")))
+    assert "✓ Going down: this is the contract" in words and "2 decks + 4 jokers" in words

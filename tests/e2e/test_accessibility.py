@@ -116,6 +116,11 @@ def _pages(tables: dict[str, dict[str, Any]]) -> list[str]:
         "/games/new",
         "/games/new/chips",
         "/check",
+        # Contract Rummy (issue 15): the checker in its contract mode, the rules page, the blank sheet.
+        "/check?variant=contract-rummy&round=3&meld-0=5H+6H+7H+8H&table-0=9S+10S+JK+QS&onto=1&cards=KS&hand=AH+KS+JK",
+        "/check?variant=contract-rummy&round=1&joker_swap=true&meld-0=5H+5S+5D&meld-1=JK+JK+JK",
+        "/rules/contract-rummy",
+        "/sheets/contract-rummy?players=Ann,Bob,Cy,Dee",
         "/rules",
         "/rules/pay-me",
         "/rules/pay-me-family",

@@ -195,7 +195,7 @@ def test_backspace_and_chip_removal(page: Any) -> None:
     taps.tap("[data-action=backspace]")
     assert hand_input(page).input_value() == "AS 5S 9S"
     chip = taps.panel.locator(".cp-chip").first
-    assert chip.get_attribute("aria-label") == "Remove ace of spades"
+    assert chip.get_attribute("aria-label") == "A♠: remove ace of spades"  # starts with the card shown (axe)
     chip.click()
     assert hand_input(page).input_value() == "5S 9S"
     assert taps.chips() == ["5S", "9S"]
