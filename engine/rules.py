@@ -191,10 +191,10 @@ def _sizes_label(value: Sequence[object]) -> str:
 def _whole_number(spec: OptionSpec, value: object, shown: object) -> int:
     text = str(value).strip()
     if isinstance(value, bool) or not (isinstance(value, int) or text.isdecimal()):
-        raise OptionError(f'{spec.title} takes {_number_words(spec)}, not "{shown}"')
+        raise OptionError(f'{spec.title}: {_number_words(spec)}, not "{shown}"')
     number = int(text)
     if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
-        raise OptionError(f'{spec.title} takes {_number_words(spec)}, not "{shown}"')
+        raise OptionError(f'{spec.title}: {_number_words(spec)}, not "{shown}"')
     return number
 
 
@@ -215,7 +215,7 @@ def _parse_sizes(spec: OptionSpec, value: object) -> tuple[int, ...]:
     else:
         items = [item for item in str(value).replace(" ", ",").split(",") if item]
     if not items:
-        raise OptionError(f'{spec.title} takes one number for every deal or one number per deal, not "{value}"')
+        raise OptionError(f'{spec.title}: one number for every deal or one number per deal, not "{value}"')
     return tuple(_whole_number(spec, item, value) for item in items)
 
 
@@ -972,7 +972,7 @@ def _sizes_for(sizes: tuple[int, ...], rounds: int, overrides: Mapping[str, obje
         given = overrides.get("deal_sizes", sizes)
         shown = ",".join(str(item) for item in given) if isinstance(given, list | tuple) else given
         raise OptionError(
-            f'{ALL_OPTION_SPECS["deal_sizes"].title} takes one number for every deal or {rounds} numbers, not "{shown}"'
+            f'{ALL_OPTION_SPECS["deal_sizes"].title}: one number for every deal or {rounds} numbers, not "{shown}"'
         )
     return sizes
 

@@ -310,7 +310,7 @@ def test_deal_sizes_one_number_or_seven() -> None:
     assert [info.cards for info in schedule(rule_set(CR, {"deal_sizes": [9] * 7}))] == [9] * 7
     assert [entry["cards"] for entry in ok("schedule", "--variant", CR, "--set", "deal_sizes=11")] == [11] * 7
     assert fails("schedule", "--variant", CR, "--set", "deal_sizes=11,12") == (
-        'error: Cards dealt takes one number for every deal or 7 numbers, not "11,12"'
+        'error: Cards dealt: one number for every deal or 7 numbers, not "11,12"'
     )
     with pytest.raises(OptionError, match="from 6 to 15"):
         rule_set(CR, {"deal_sizes": "40"})
