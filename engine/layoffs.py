@@ -21,13 +21,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
 from engine.melds import MAX_RUN, MeldKind, check_meld, rank_at, rank_positions, run_range
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, SubHands, arrange, going_out, penalty_values
+from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
 
 __all__ = [
     "LayoffScore",
@@ -67,6 +68,14 @@ class TableMeld:
     def __str__(self) -> str:
         return " ".join(self.as_json())
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """The hash of the fields, found once: lay-off checks are remembered by meld."""
+        return hash((self.kind, self.cards, self.read_as, self.positions, self.others, self.written))
+
     @property
     def meld_cards(self) -> tuple[MeldCard, ...]:
         """The meld written with every wild's role, so a re-check keeps wild places fixed (D5)."""
@@ -86,7 +95,7 @@ class TableMeld:
         """Whether more than one reading is still open (D13)."""
         return bool(self.others)
 
-    @property
+    @cached_property
     def readings(self) -> tuple[TableMeld, ...]:
         """Every reading of the meld still open (D13), each fixed; this one first.
 
@@ -654,7 +663,7 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
             read_as.append(held.role or held.card)
             fixed += 1
         elif held.card.rank == rank:
-            return _UNSURE  # a wild of the set's rank standing for itself
+            read_as.append(held.card)  # a wild of the set's rank stands for itself
         else:
             read_as.append(None)
     if fixed < 2:
@@ -740,11 +749,16 @@ def _quick_judge_run(
     cards = tuple(layout[place][0] for place in positions)
     read_as = tuple(layout[place][1] for place in positions)
     wild_places = []
+    fixed = 0  # cards written with a place: naturals, and wilds written with what they stand for
     for place, card, stands in zip(positions, cards, read_as, strict=True):
         if info.is_wild(card):
-            if card == stands:
-                return _UNSURE  # written without its role, so the full check may move it
             wild_places.append(place)
+            fixed += card != stands
+        else:
+            fixed += 1
+    # A wild standing for itself is written without its role: the full check reads it where it is
+    # written when that is legal (as two other cards fix the run's places), else it may move it.
+    unsure = fixed < len(positions)
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     count = len(positions)
     legal = (
@@ -755,10 +769,10 @@ def _quick_judge_run(
         and not (rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wild_places) > count)
         and not (rules.options.no_adjacent_wilds and any(b - a == 1 for a, b in itertools.pairwise(wild_places)))
     )
-    if legal:
+    if legal and fixed >= 2:
         return TableMeld(MeldKind.RUN, cards, read_as, positions)
-    if count == MAX_RUN and any(stands.rank is Rank.ACE for stands in read_as):
-        return _UNSURE  # the ace might stand at the other end
+    if unsure or fixed < 2 or (count == MAX_RUN and any(stands.rank is Rank.ACE for stands in read_as)):
+        return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
     return None
 
 
@@ -916,7 +930,7 @@ class _LayoffSearch:
         self.relevant = [self._relevant(meld) for meld in declarer]
         self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
-        self.extended: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
+        self.extended: dict[tuple[int, tuple[int, ...]], TableMeld | None] = {}
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
 
     def best(self) -> _Found:
@@ -961,10 +975,10 @@ class _LayoffSearch:
         self.candidates[key] = made
         return made
 
-    def extend(self, index: int, used: tuple[Card, ...]) -> TableMeld | None:
+    def extend(self, index: int, used: tuple[Card, ...], taken: tuple[int, ...]) -> TableMeld | None:
         """The meld after the lay-off, or None where it is not legal; the check is remembered per
         meld and cards across hands too, as the later players of a round meet the same melds (D6)."""
-        local = (index, used)
+        local = (index, taken)
         if local in self.extended:
             return self.extended[local]
         meld = self.declarer[index]
@@ -1004,7 +1018,7 @@ class _LayoffSearch:
             # ties it while laying off more cards (D11).
             if (max(0, kept[0] - shed), len(used)) > (result[0], result[1]):
                 continue
-            extended = self.extend(index, used)
+            extended = self.extend(index, used, taken)
             if extended is None:
                 continue
             rest = self.search(index + 1, tuple(count - take for count, take in zip(counts, taken, strict=True)))
@@ -1087,10 +1101,10 @@ def _run_candidates(
 ) -> Iterator[tuple[Card, ...]]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
-    settings = Settings.of(rules)
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     low, high = meld.positions[0], meld.positions[-1]
-    below = [Card(rank_at(p), suit) for p in range(low - 1, settings.lowest - 1, -1)]
-    above = [Card(rank_at(p), suit) for p in range(high + 1, settings.highest + 1)]
+    below = [Card(rank_at(p), suit) for p in range(low - 1, lowest - 1, -1)]
+    above = [Card(rank_at(p), suit) for p in range(high + 1, highest + 1)]
     most_wilds = max(len(group) for group in wild_groups)
     seen = set()
     for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
