@@ -635,6 +635,21 @@ def _place_run(
 # check decides. tests/engine/test_layoff_quick.py holds the two to the same answers.
 
 _UNSURE = TableMeld(MeldKind.RUN, (), ())
+_PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 15) for suit in Suit}
+_WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
+
+
+def _wild_codes(info: RoundInfo) -> list[bool]:
+    """Whether each card code is wild this round, remembered by identity of the round."""
+    known = _WILD_CODES.get(id(info))
+    if known is None or known[0] is not info:
+        if len(_WILD_CODES) > 256:
+            _WILD_CODES.clear()
+        flags = [info.is_wild(Card.JOKER)] + [False] * 55
+        for card in _PLACE_CARD.values():
+            flags[card.code] = info.is_wild(card)
+        known = _WILD_CODES[id(info)] = (info, flags)
+    return known[1]
 
 
 def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
@@ -718,25 +733,54 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
 def _quick_place_run(
     meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, info: RoundInfo
 ) -> TableMeld | None:
-    """_place_run with _quick_judge_run."""
+    """_place_run with the judgement of _quick_judge_run, first worked out on the places alone."""
     taken = set(meld.positions) | set(fixed)
     low, high = min(taken), max(taken)
     gaps = [place for place in range(low, high + 1) if place not in taken]
     if len(gaps) > len(free):
         return None
     extras = len(free) - len(gaps)
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    limit = rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    apart = rules.options.no_adjacent_wilds
+    # The places of the wild cards already there, and how many wilds stand for themselves.
+    wild = _wild_codes(info)
+    wild_places = []
+    selves = 0
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if wild[card.code]:
+            wild_places.append(place)
+            selves += card.code == stands.code
+    for place, held in fixed.items():
+        if wild[held.card.code]:
+            wild_places.append(place)
+            selves += held.role is None or held.role.code == held.card.code
     for above in range(extras, -1, -1):
-        places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
-        if not all(1 <= place <= 14 for place in places):
+        below = extras - above
+        if low - below < 1 or high + above > 14:
             continue
-        layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-        layout.update(
-            (place, (held.card, Card(rank_at(place), suit))) for place, held in zip(places, free, strict=True)
+        places = gaps + [low - n for n in range(1, below + 1)] + [high + n for n in range(1, above + 1)]
+        own = selves + sum(
+            1 for place, held in zip(places, free, strict=True) if held.card.code == _PLACE_CARD[place, suit].code
         )
-        layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-        found = _quick_judge_run(layout, suit, rules, info)
-        if found is not None:
-            return found
+        count = high + above - (low - below) + 1
+        wilds = sorted(wild_places + places)
+        legal = (
+            count <= MAX_RUN
+            and lowest <= low - below
+            and high + above <= highest
+            and not (limit and 2 * len(wilds) > count)
+            and not (apart and any(b - a == 1 for a, b in itertools.pairwise(wilds)))
+        )
+        if legal and count - own >= 2:
+            layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+            layout.update(
+                (place, (held.card, _PLACE_CARD[place, suit])) for place, held in zip(places, free, strict=True)
+            )
+            layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
+            return _quick_judge_run(layout, suit, rules, info)
+        if own or count - own < 2 or count == MAX_RUN:
+            return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
     return None
 
 
@@ -868,8 +912,8 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
 
 # What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
 # multiplier), the cards laid off, how high the laid-off wilds stand (D11 prefers the upper end of
-# a run), the lay-offs, the declarer's melds after them, and the counts of the cards kept.
-_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], tuple[int, ...]]
+# a run), the lay-offs, and the counts of the cards kept.
+_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[int, ...]]
 # A candidate lay-off onto one meld: where it comes in the order the candidates are made, the
 # cards, their points, and how many of each of the hand's distinct cards they take.
 _Candidate = tuple[int, tuple[Card, ...], int, tuple[int, ...]]
@@ -885,7 +929,8 @@ def score_with_layoffs(
     after = tuple(declarer)
     if rules.options.lay_offs and declarer:
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
-        _, _, _, layoffs, after, counts = search.best()
+        _, _, _, layoffs, counts = search.best()
+        after = search.after(layoffs)
         held = Counter({card: count for card, count in zip(search.keys, counts, strict=True) if count})
     arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
@@ -914,6 +959,9 @@ class _LayoffSearch:
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
         self.wild_count = sum(self.start[index] for index in self.wild_at)
+        self.wild = [False] * 56  # by card code
+        for card in self.keys:
+            self.wild[card.code] = info.is_wild(card)
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
@@ -976,13 +1024,14 @@ class _LayoffSearch:
         return made
 
     def extend(self, index: int, used: tuple[Card, ...], taken: tuple[int, ...]) -> TableMeld | None:
-        """The meld after the lay-off, or None where it is not legal; the check is remembered per
-        meld and cards across hands too, as the later players of a round meet the same melds (D6)."""
+        """The meld after the lay-off (or, for a meld with one reading, after a lay-off that any wild
+        cards could stand in for), or None where it is not legal. The check is remembered across
+        hands too, as the later players of a round meet the same melds (D6)."""
         local = (index, taken)
         if local in self.extended:
             return self.extended[local]
         meld = self.declarer[index]
-        key = (meld, used)
+        key = (meld, self._alike(meld, used))
         extended = self.shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
         if extended is _UNCHECKED:
             if len(self.shared) >= _EXTENDED_LIMIT:
@@ -993,6 +1042,18 @@ class _LayoffSearch:
         self.extended[local] = extended
         return extended
 
+    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[Card | None, ...]:
+        """The cards as far as a lay-off onto the meld can tell them apart. Wild cards count as wild
+        wherever they stand (unless a wild in its own place counts as natural), so on a meld with one
+        reading any of them does as well as another, and as high (D11); only a wild of the run's suit
+        or the set's rank may stand for itself, which the full meld check reads otherwise."""
+        if meld.is_open or self.rules.options.wild_in_place_natural:
+            return used
+        first = meld.read_as[0]
+        if meld.kind is MeldKind.RUN:
+            return tuple(None if self.wild[card.code] and card.suit != first.suit else card for card in used)
+        return tuple(None if self.wild[card.code] and card.rank != first.rank else card for card in used)
+
     def height(self, index: int, used: tuple[Card, ...], extended: TableMeld) -> int:
         """How high the wilds of a lay-off stand (D11), found only for lay-offs that may be chosen."""
         height = self.heights.get((index, used))
@@ -1000,23 +1061,32 @@ class _LayoffSearch:
             height = self.heights[(index, used)] = max(0, _height(self.declarer[index], extended, self.info))
         return height
 
+    def after(self, layoffs: tuple[tuple[int, tuple[Card, ...]], ...]) -> tuple[TableMeld, ...]:
+        """The declarer's melds after the lay-offs chosen."""
+        melds = list(self.declarer)
+        for index, used in layoffs:
+            extended = _layoff_or_none(melds[index], tuple(MeldCard(card) for card in used), self.rules, self.info)
+            assert extended is not None
+            melds[index] = extended
+        return tuple(melds)
+
     def search(self, index: int, counts: tuple[int, ...]) -> _Found:
         key = (index, counts)
         known = self.known.get(key)
         if known is not None:
             return known
         if index == len(self.declarer):
-            result: _Found = (self.cost(counts), 0, 0, (), (), counts)
+            result: _Found = (self.cost(counts), 0, 0, (), counts)
             self.known[key] = result
             return result
-        kept = self.search(index + 1, counts)
-        result = (kept[0], kept[1], kept[2], kept[3], (self.declarer[index], *kept[4]), kept[5])
+        result = self.search(index + 1, counts)
+        kept = result[0]
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
         for order, used, shed, taken in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
             # bring the penalty down to the best found so far is not tried, nor one that at best
             # ties it while laying off more cards (D11).
-            if (max(0, kept[0] - shed), len(used)) > (result[0], result[1]):
+            if (max(0, kept - shed), len(used)) > (result[0], result[1]):
                 continue
             extended = self.extend(index, used, taken)
             if extended is None:
@@ -1029,19 +1099,19 @@ class _LayoffSearch:
             # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
             # a tie goes to the candidate made first.
             if (rest[0], laid, -height, order) < (result[0], result[1], -result[2], chosen):
-                result = (rest[0], laid, height, ((index, used), *rest[3]), (extended, *rest[4]), rest[5])
+                result = (rest[0], laid, height, ((index, used), *rest[3]), rest[4])
                 chosen = order
         self.known[key] = result
         return result
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]] = {}
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 
 
-def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]:
+def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]:
     if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
         _EXTENDED.clear()
     return _EXTENDED.setdefault((rules, info), {})
