@@ -25,7 +25,7 @@ from functools import cached_property
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MAX_RUN, MeldKind, check_meld, rank_at, rank_positions, run_range
+from engine.melds import MAX_RUN, MeldKind, check_meld, meld_readings, rank_at, rank_positions, run_range
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
@@ -420,9 +420,12 @@ def _extend_or_none(
     if quick is not _UNSURE:
         return quick
     try:
-        return _extend(reading, cards, rules, info, "")
+        return _extend(reading, cards, rules, info, _QUIET)
     except IllegalLayoff:
         return None
+
+
+_QUIET = ""  # `what` of a check whose refusal nobody reads
 
 
 def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
@@ -494,6 +497,9 @@ def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
 
 
 def _judge(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    if what == _QUIET and not meld_readings(cards, rules, info):
+        # No reading at all (D10): refused without working out the words of the reason.
+        raise IllegalLayoff("illegal", "")
     verdict = check_meld(cards, rules, info)
     if not verdict.valid or verdict.kind is None or verdict.read_as is None:
         raise IllegalLayoff(verdict.code or "illegal", f"{what}: {verdict.reason}")
@@ -976,6 +982,14 @@ class _LayoffSearch:
         # Per meld, the hand's distinct cards its candidates can use: wilds, and naturals of a rank
         # or suit one of its readings has.
         self.relevant = [self._relevant(meld) for meld in declarer]
+        # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
+        # (wilds; naturals of a set's rank or of a run's suit at a place it leaves free), with their
+        # points: a bound on what lay-offs there can take off the penalty.
+        layable = [self._layable(meld) for meld in declarer]
+        self.later: list[tuple[tuple[int, int], ...]] = []
+        for index in range(len(declarer) + 1):
+            union = sorted(set().union(*layable[index:]))
+            self.later.append(tuple((at, values[self.keys[at].code]) for at in union))
         self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
         self.extended: dict[tuple[int, tuple[int, ...]], TableMeld | None] = {}
@@ -992,6 +1006,30 @@ class _LayoffSearch:
             for index, card in enumerate(self.keys)
             if index in self.wild_at or card.rank in ranks or card.suit in suits
         )
+
+    def _layable(self, meld: TableMeld) -> set[int]:
+        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        ace, no_aces = self.rules.options.ace, self.rules.options.no_aces_in_runs
+        found = set(self.wild_at)
+        for reading in meld.readings:
+            first = reading.read_as[0]
+            for index in self.natural_at:
+                card = self.keys[index]
+                if reading.kind is MeldKind.SET:
+                    fits = card.rank == first.rank
+                else:
+                    fits = card.suit == first.suit and any(
+                        lowest <= place <= highest and place not in reading.positions
+                        for place in rank_positions(card.rank, ace, no_aces)  # type: ignore[arg-type]
+                    )
+                if fits:
+                    found.add(index)
+        return found
+
+    def least(self, index: int, counts: tuple[int, ...]) -> int:
+        """A lower bound of the penalty from meld `index` on: the points of the cards kept now, less
+        every card that might still be laid off."""
+        return self.cost(counts) - sum(counts[at] * value for at, value in self.later[index])
 
     def cost(self, counts: tuple[int, ...]) -> int:
         """The least penalty (no multiplier) of the cards kept."""
@@ -1088,10 +1126,14 @@ class _LayoffSearch:
             # ties it while laying off more cards (D11).
             if (max(0, kept - shed), len(used)) > (result[0], result[1]):
                 continue
+            left = tuple(count - take for count, take in zip(counts, taken, strict=True))
+            # Nor one after which even laying off every card that might fit the later melds could not.
+            if (self.least(index + 1, left), len(used)) > (result[0], result[1]):
+                continue
             extended = self.extend(index, used, taken)
             if extended is None:
                 continue
-            rest = self.search(index + 1, tuple(count - take for count, take in zip(counts, taken, strict=True)))
+            rest = self.search(index + 1, left)
             laid = len(used) + rest[1]
             if (rest[0], laid) > (result[0], result[1]):
                 continue
