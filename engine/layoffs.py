@@ -1026,21 +1026,19 @@ class _LayoffSearch:
                     found.add(index)
         return found
 
-    def least(self, index: int, counts: tuple[int, ...]) -> int:
-        """A lower bound of the penalty from meld `index` on: the points of the cards kept now, less
-        every card that might still be laid off."""
-        return self.cost(counts) - sum(counts[at] * value for at, value in self.later[index])
-
     def cost(self, counts: tuple[int, ...]) -> int:
         """The least penalty (no multiplier) of the cards kept."""
+        known = self.costs.get(counts)
+        if known is not None:
+            return known
         if self.sub_hands is not None:
             naturals = tuple(counts[index] for index in self.natural_at)
             wilds_gone = self.wild_count - sum(counts[index] for index in self.wild_at)
-            return self.sub_hands.leftover(naturals, wilds_gone)
-        known = self.costs.get(counts)
-        if known is None:
+            known = self.sub_hands.leftover(naturals, wilds_gone)
+        else:
             kept = [card for card, count in zip(self.keys, counts, strict=True) for _ in range(count)]
-            known = self.costs[counts] = arrange(kept, self.rules, self.info, self.values).penalty
+            known = arrange(kept, self.rules, self.info, self.values).penalty
+        self.costs[counts] = known
         return known
 
     def _candidates(self, index: int, counts: tuple[int, ...]) -> list[_Candidate]:
@@ -1056,6 +1054,8 @@ class _LayoffSearch:
             taken = [0] * len(self.keys)
             for card in used:
                 taken[self.at[card]] += 1
+            if any(take > count for take, count in zip(taken, counts, strict=True)):
+                continue  # one ace at both ends of a run (ace both ways): never legal (D14)
             made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
         made.sort(key=lambda candidate: -candidate[2])
         self.candidates[key] = made
@@ -1119,6 +1119,7 @@ class _LayoffSearch:
             return result
         result = self.search(index + 1, counts)
         kept = result[0]
+        here = self.cost(counts)  # known: the search kept every card to the end once
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
         for order, used, shed, taken in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
@@ -1127,8 +1128,12 @@ class _LayoffSearch:
             if (max(0, kept - shed), len(used)) > (result[0], result[1]):
                 continue
             left = tuple(count - take for count, take in zip(counts, taken, strict=True))
-            # Nor one after which even laying off every card that might fit the later melds could not.
-            if (self.least(index + 1, left), len(used)) > (result[0], result[1]):
+            # Nor one after which even laying off every card that might fit the later melds could
+            # not (the cards kept now scoring at least their points less the cards laid off here).
+            layable = sum(left[at] * value for at, value in self.later[index + 1])
+            if (here - shed - layable, len(used)) > (result[0], result[1]):
+                continue
+            if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
                 continue
             extended = self.extend(index, used, taken)
             if extended is None:
@@ -1167,7 +1172,8 @@ def _wild_groups(
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    wilds = sorted((card for card in cards.elements() if info.is_wild(card)), key=lambda c: -values[c.code])
+    wild = _wild_codes(info)
+    wilds = sorted((card for card in cards.elements() if wild[card.code]), key=lambda c: -values[c.code])
     if not rules.options.wild_in_place_natural:
         return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
     distinct = list(dict.fromkeys(wilds))
@@ -1195,7 +1201,8 @@ def _reading_candidates(
     meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
     wild_groups = _wild_groups(cards, rules, info, values)
-    naturals_in_hand = Counter({card: count for card, count in cards.items() if not info.is_wild(card)})
+    wild = _wild_codes(info)
+    naturals_in_hand = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
         mates = [card for card in naturals_in_hand if card.rank == rank]
@@ -1213,10 +1220,11 @@ def _run_candidates(
 ) -> Iterator[tuple[Card, ...]]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
+    assert suit is not None
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     low, high = meld.positions[0], meld.positions[-1]
-    below = [Card(rank_at(p), suit) for p in range(low - 1, lowest - 1, -1)]
-    above = [Card(rank_at(p), suit) for p in range(high + 1, highest + 1)]
+    below = [_PLACE_CARD[p, suit] for p in range(low - 1, lowest - 1, -1)]
+    above = [_PLACE_CARD[p, suit] for p in range(high + 1, highest + 1)]
     most_wilds = max(len(group) for group in wild_groups)
     seen = set()
     for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
