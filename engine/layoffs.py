@@ -279,6 +279,9 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     while merged:  # as few melds as the cards allow: join any two that make one meld
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
+            naturals = [card for card in groups[first] + groups[second] if not info.is_wild(card)]
+            if len({card.rank for card in naturals}) > 1 and len({card.suit for card in naturals}) > 1:
+                continue  # neither one rank (a set) nor one suit (a run)
             union = tuple(MeldCard(card) for card in groups[first] + groups[second])
             if _all_readings(union, rules, info):
                 groups[first] += groups.pop(second)
@@ -1120,6 +1123,11 @@ class _LayoffSearch:
         result = self.search(index + 1, counts)
         kept = result[0]
         here = self.cost(counts)  # known: the search kept every card to the end once
+        # Even laying off every card that might fit this meld or a later one cannot beat keeping
+        # them here: no candidate needs making.
+        if (here - sum(counts[at] * value for at, value in self.later[index]), 1) > (kept, result[1]):
+            self.known[key] = result
+            return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
         for order, used, shed, taken in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
