@@ -17,6 +17,7 @@ engine.errors.IllegalLayoff: 4H cannot be laid off on AH 2H 3H 4H: that place (4
 from __future__ import annotations
 
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -989,10 +990,10 @@ class _LayoffSearch:
         # (wilds; naturals of a set's rank or of a run's suit at a place it leaves free), with their
         # points: a bound on what lay-offs there can take off the penalty.
         layable = [self._layable(meld) for meld in declarer]
-        self.later: list[tuple[tuple[int, int], ...]] = []
+        self.later: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (card indexes, their points)
         for index in range(len(declarer) + 1):
             union = sorted(set().union(*layable[index:]))
-            self.later.append(tuple((at, values[self.keys[at].code]) for at in union))
+            self.later.append((tuple(union), tuple(values[self.keys[at].code] for at in union)))
         self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
         self.extended: dict[tuple[int, tuple[int, ...]], TableMeld | None] = {}
@@ -1029,6 +1030,11 @@ class _LayoffSearch:
                     found.add(index)
         return found
 
+    def layable(self, index: int, counts: tuple[int, ...]) -> int:
+        """The points of the cards that might still be laid off on melds `index`, `index` + 1, ..."""
+        places, points = self.later[index]
+        return sum(map(operator.mul, map(counts.__getitem__, places), points))
+
     def cost(self, counts: tuple[int, ...]) -> int:
         """The least penalty (no multiplier) of the cards kept."""
         known = self.costs.get(counts)
@@ -1057,7 +1063,7 @@ class _LayoffSearch:
             taken = [0] * len(self.keys)
             for card in used:
                 taken[self.at[card]] += 1
-            if any(take > count for take, count in zip(taken, counts, strict=True)):
+            if any(map(operator.gt, taken, counts)):
                 continue  # one ace at both ends of a run (ace both ways): never legal (D14)
             made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
         made.sort(key=lambda candidate: -candidate[2])
@@ -1125,7 +1131,7 @@ class _LayoffSearch:
         here = self.cost(counts)  # known: the search kept every card to the end once
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
-        if (here - sum(counts[at] * value for at, value in self.later[index]), 1) > (kept, result[1]):
+        if (here - self.layable(index, counts), 1) > (kept, result[1]):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
@@ -1135,10 +1141,10 @@ class _LayoffSearch:
             # ties it while laying off more cards (D11).
             if (max(0, kept - shed), len(used)) > (result[0], result[1]):
                 continue
-            left = tuple(count - take for count, take in zip(counts, taken, strict=True))
+            left = tuple(map(operator.sub, counts, taken))
             # Nor one after which even laying off every card that might fit the later melds could
             # not (the cards kept now scoring at least their points less the cards laid off here).
-            layable = sum(left[at] * value for at, value in self.later[index + 1])
+            layable = self.layable(index + 1, left)
             if (here - shed - layable, len(used)) > (result[0], result[1]):
                 continue
             if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
