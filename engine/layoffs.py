@@ -711,7 +711,7 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
 
 
 def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
-    """_extend_run step by step, each extended run judged by _quick_judge_run."""
+    """_extend_run step by step, each extended run judged by _quick_place_run."""
     suit = meld.read_as[0].suit
     assert suit is not None
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
@@ -743,7 +743,11 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
 def _quick_place_run(
     meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, info: RoundInfo
 ) -> TableMeld | None:
-    """_place_run with the judgement of _quick_judge_run, first worked out on the places alone."""
+    """_place_run, each extended run judged on its places as the full meld check would judge it:
+    where every card has its place (a wild standing for itself is written without one, but the
+    full check reads it where it is written when that is legal and two other cards fix the run),
+    that check comes down to the range of places, the length, the wild limit and the side-by-side
+    rule; otherwise it may read the cards another way, and the answer is _UNSURE."""
     taken = set(meld.positions) | set(fixed)
     low, high = min(taken), max(taken)
     gaps = [place for place in range(low, high + 1) if place not in taken]
@@ -788,45 +792,15 @@ def _quick_place_run(
                 (place, (held.card, _PLACE_CARD[place, suit])) for place, held in zip(places, free, strict=True)
             )
             layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-            return _quick_judge_run(layout, suit, rules, info)
+            positions = tuple(range(low - below, high + above + 1))
+            return TableMeld(
+                MeldKind.RUN,
+                tuple(layout[place][0] for place in positions),
+                tuple(layout[place][1] for place in positions),
+                positions,
+            )
         if own or count - own < 2 or count == MAX_RUN:
             return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
-    return None
-
-
-def _quick_judge_run(
-    layout: dict[int, tuple[Card, Card]], suit: Suit, rules: RuleSet, info: RoundInfo
-) -> TableMeld | None:
-    """The full check's verdict on a run whose every card has its place (card and what it stands
-    for, by place), or _UNSURE."""
-    positions = tuple(sorted(layout))
-    cards = tuple(layout[place][0] for place in positions)
-    read_as = tuple(layout[place][1] for place in positions)
-    wild_places = []
-    fixed = 0  # cards written with a place: naturals, and wilds written with what they stand for
-    for place, card, stands in zip(positions, cards, read_as, strict=True):
-        if info.is_wild(card):
-            wild_places.append(place)
-            fixed += card != stands
-        else:
-            fixed += 1
-    # A wild standing for itself is written without its role: the full check reads it where it is
-    # written when that is legal (as two other cards fix the run's places), else it may move it.
-    unsure = fixed < len(positions)
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-    count = len(positions)
-    legal = (
-        count <= MAX_RUN
-        and positions[-1] - positions[0] == count - 1
-        and lowest <= positions[0]
-        and positions[-1] <= highest
-        and not (rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wild_places) > count)
-        and not (rules.options.no_adjacent_wilds and any(b - a == 1 for a, b in itertools.pairwise(wild_places)))
-    )
-    if legal and fixed >= 2:
-        return TableMeld(MeldKind.RUN, cards, read_as, positions)
-    if unsure or fixed < 2 or (count == MAX_RUN and any(stands.rank is Rank.ACE for stands in read_as)):
-        return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
     return None
 
 
