@@ -943,9 +943,7 @@ class _LayoffSearch:
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
         self.wild_count = sum(self.start[index] for index in self.wild_at)
-        self.wild = [False] * 56  # by card code
-        for card in self.keys:
-            self.wild[card.code] = info.is_wild(card)
+        self.wild = _wild_codes(info)  # by card code
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
