@@ -11,11 +11,15 @@ passes and each hand keeps its fastest pass, which filters out noise from other 
 The brute-force reference (tests/engine/reference.py: every subset of the hand) is timed on a
 sample of the same corpus in the same run, and the ratio of median times is printed.
 
+With ``--baseline DIR`` (a checkout of another version, e.g. ``git worktree add /tmp/main main``) the
+same benchmark first runs on that checkout's engine, in a child process, so both sets of figures
+come from one run.
+
 With ``--rounds N`` it also scores whole rounds from hands (issue 11, section 5): 8 players with
 13-card hands from 3 decks and 6 jokers (Pay Me and 3-13, round 11); the declarer's cards are a
 loose hand of melds (some with wild cards whose place is open), split by the engine and kept open
 (D13); the other 7 hands are scored in turn order with chained lay-offs (D6, D7, D11). Each round is
-timed with the solver's cache cleared first, fastest of the passes.
+timed with every engine cache cleared first, fastest of the passes, in wall and CPU time.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# --baseline runs this same script again on another checkout's engine (see main).
+sys.path.insert(0, os.environ.get("BENCHMARK_ENGINE_ROOT", str(ROOT)))
 
 from engine import layoffs, solver  # noqa: E402
 from engine.cards import Card, Rank, Suit  # noqa: E402
@@ -170,8 +177,14 @@ def round_cases(seed: int, count: int) -> list[Round]:
     return cases
 
 
-def time_round(case: Round, clock: Callable[[], float]) -> float:
+def clear_caches() -> None:
+    """Forget everything the engine remembers between calls (solved components, lay-offs checked)."""
     solver._SOLVED.clear()
+    getattr(layoffs, "_EXTENDED", {}).clear()
+
+
+def time_round(case: Round, clock: Callable[[], float]) -> float:
+    clear_caches()
     start = clock()
     melds = layoffs.declarer_melds(case.declarer, case.rules, case.info)
     layoffs.score_in_turn(case.hands, melds, case.rules, case.info)
@@ -183,25 +196,28 @@ def run_rounds(args: argparse.Namespace) -> None:
     opened = sum(
         any(meld.is_open for meld in layoffs.declarer_melds(case.declarer, case.rules, case.info)) for case in cases
     )
-    best = [float("inf")] * len(cases)
-    for _ in range(args.passes):
-        for index, case in enumerate(cases):
-            best[index] = min(best[index], time_round(case, time.perf_counter))
-    print(f"\nWhole rounds from hands (wall time), 8 players x 13 cards, 3 decks + 6 jokers, fastest of {args.passes}:")
+    print(f"\nWhole rounds from hands, 8 players x 13 cards, 3 decks + 6 jokers, fastest of {args.passes} passes,")
+    print(f"every engine cache cleared before each round; load average {os.getloadavg()[0]:.2f}")
     print(f"{opened} of {len(cases)} rounds have a declarer meld with open readings")
-    for label in ("pay-me round 11", "3-13 round 11"):
-        times = [t for case, t in zip(cases, best, strict=True) if case.label == label]
-        print(f"{label:<34} {len(times):>5} rounds median {_ms(statistics.median(times))}  worst {_ms(max(times))}")
-    print(f"{'all rounds':<34} {len(best):>5} rounds median {_ms(statistics.median(best))}  worst {_ms(max(best))}")
-    worst = max(range(len(cases)), key=best.__getitem__)
-    print(f"slowest round: {cases[worst].label}, declarer {cases[worst].declarer}")
+    for name, clock in CLOCKS.items():
+        best = [float("inf")] * len(cases)
+        for _ in range(args.passes):
+            for index, case in enumerate(cases):
+                best[index] = min(best[index], time_round(case, clock))
+        print(f"({name} time)")
+        for label in ("pay-me round 11", "3-13 round 11"):
+            times = [t for case, t in zip(cases, best, strict=True) if case.label == label]
+            print(f"{label:<34} {len(times):>5} rounds median {_ms(statistics.median(times))}  worst {_ms(max(times))}")
+        print(f"{'all rounds':<34} {len(best):>5} rounds median {_ms(statistics.median(best))}  worst {_ms(max(best))}")
+        worst = max(range(len(cases)), key=best.__getitem__)
+        print(f"slowest round: {cases[worst].label}, declarer {cases[worst].declarer}")
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def time_cold(case: Case, clock: Callable[[], float]) -> float:
-    solver._SOLVED.clear()
+    clear_caches()
     start = clock()
     solver.best_arrangement(case.hand, case.rules, case.info)
     return clock() - start
@@ -240,17 +256,46 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--reference-hands", type=int, default=40, help="hands also solved by brute force")
     parser.add_argument("--rounds", type=int, default=0, help="whole rounds per preset scored from hands")
+    parser.add_argument("--rounds-only", action="store_true", help="only the whole rounds (with --rounds)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (e.g. of main): the same benchmark on its engine first, in the same run",
+    )
     args = parser.parse_args()
 
-    cases = corpus(args.seed, args.per_round)
+    if args.baseline:
+        run_baseline(args)
+        print(f"\n=== this checkout's engine ({ROOT}) ===")
     print(f"Python {sys.version.split()[0]}, load average before the run: {os.getloadavg()[0]:.2f}")
-    for name, clock in CLOCKS.items():
-        times = time_all(cases, args.passes, clock)
-        print(f"\nSolver ({name} time), cache cleared before every hand, fastest of {args.passes} passes")
-        report(cases, times)
-    run_reference(cases, args)
+    if not args.rounds_only:
+        cases = corpus(args.seed, args.per_round)
+        for name, clock in CLOCKS.items():
+            times = time_all(cases, args.passes, clock)
+            print(f"\nSolver ({name} time), caches cleared before every hand, fastest of {args.passes} passes")
+            report(cases, times)
+        run_reference(cases, args)
     if args.rounds:
         run_rounds(args)
+
+
+def run_baseline(args: argparse.Namespace) -> None:
+    """This script with the other checkout's engine package first on the path, in a child process."""
+    engine_root = args.baseline.resolve()
+    if not (engine_root / "engine" / "layoffs.py").is_file():
+        raise SystemExit(f"--baseline {args.baseline}: no engine package there.")
+    command = [sys.executable, __file__, "--seed", str(args.seed), "--per-round", str(args.per_round)]
+    command += [
+        "--passes",
+        str(args.passes),
+        "--reference-hands",
+        str(args.reference_hands),
+        "--rounds",
+        str(args.rounds),
+    ]
+    command += ["--rounds-only"] if args.rounds_only else []
+    print(f"=== baseline: the engine of {engine_root} ===", flush=True)
+    subprocess.run(command, check=True, env={**os.environ, "BENCHMARK_ENGINE_ROOT": str(engine_root)})
 
 
 def report(cases: list[Case], times: list[float]) -> None:

@@ -17,17 +17,19 @@ engine.errors.IllegalLayoff: 4H cannot be laid off on AH 2H 3H 4H: that place (4
 from __future__ import annotations
 
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MAX_RUN, MeldKind, check_meld, rank_at, rank_positions, run_range
+from engine.melds import MAX_RUN, MeldKind, check_meld, meld_readings, rank_at, rank_positions, run_range
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
-from engine.solver import Arrangement, Settings, SubHands, arrange, going_out, penalty_values
+from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
 
 __all__ = [
     "LayoffScore",
@@ -67,6 +69,14 @@ class TableMeld:
     def __str__(self) -> str:
         return " ".join(self.as_json())
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """The hash of the fields, found once: lay-off checks are remembered by meld."""
+        return hash((self.kind, self.cards, self.read_as, self.positions, self.others, self.written))
+
     @property
     def meld_cards(self) -> tuple[MeldCard, ...]:
         """The meld written with every wild's role, so a re-check keeps wild places fixed (D5)."""
@@ -86,7 +96,7 @@ class TableMeld:
         """Whether more than one reading is still open (D13)."""
         return bool(self.others)
 
-    @property
+    @cached_property
     def readings(self) -> tuple[TableMeld, ...]:
         """Every reading of the meld still open (D13), each fixed; this one first.
 
@@ -270,6 +280,9 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     while merged:  # as few melds as the cards allow: join any two that make one meld
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
+            naturals = [card for card in groups[first] + groups[second] if not info.is_wild(card)]
+            if len({card.rank for card in naturals}) > 1 and len({card.suit for card in naturals}) > 1:
+                continue  # neither one rank (a set) nor one suit (a run)
             union = tuple(MeldCard(card) for card in groups[first] + groups[second])
             if _all_readings(union, rules, info):
                 groups[first] += groups.pop(second)
@@ -411,9 +424,12 @@ def _extend_or_none(
     if quick is not _UNSURE:
         return quick
     try:
-        return _extend(reading, cards, rules, info, "")
+        return _extend(reading, cards, rules, info, _QUIET)
     except IllegalLayoff:
         return None
+
+
+_QUIET = ""  # `what` of a check whose refusal nobody reads
 
 
 def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
@@ -485,6 +501,9 @@ def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
 
 
 def _judge(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    if what == _QUIET and not meld_readings(cards, rules, info):
+        # No reading at all (D10): refused without working out the words of the reason.
+        raise IllegalLayoff("illegal", "")
     verdict = check_meld(cards, rules, info)
     if not verdict.valid or verdict.kind is None or verdict.read_as is None:
         raise IllegalLayoff(verdict.code or "illegal", f"{what}: {verdict.reason}")
@@ -626,6 +645,21 @@ def _place_run(
 # check decides. tests/engine/test_layoff_quick.py holds the two to the same answers.
 
 _UNSURE = TableMeld(MeldKind.RUN, (), ())
+_PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 15) for suit in Suit}
+_WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
+
+
+def _wild_codes(info: RoundInfo) -> list[bool]:
+    """Whether each card code is wild this round, remembered by identity of the round."""
+    known = _WILD_CODES.get(id(info))
+    if known is None or known[0] is not info:
+        if len(_WILD_CODES) > 256:
+            _WILD_CODES.clear()
+        flags = [info.is_wild(Card.JOKER)] + [False] * 55
+        for card in _PLACE_CARD.values():
+            flags[card.code] = info.is_wild(card)
+        known = _WILD_CODES[id(info)] = (info, flags)
+    return known[1]
 
 
 def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
@@ -654,7 +688,7 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
             read_as.append(held.role or held.card)
             fixed += 1
         elif held.card.rank == rank:
-            return _UNSURE  # a wild of the set's rank standing for itself
+            read_as.append(held.card)  # a wild of the set's rank stands for itself
         else:
             read_as.append(None)
     if fixed < 2:
@@ -677,7 +711,7 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
 
 
 def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
-    """_extend_run step by step, each extended run judged by _quick_judge_run."""
+    """_extend_run step by step, each extended run judged by _quick_place_run."""
     suit = meld.read_as[0].suit
     assert suit is not None
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
@@ -709,56 +743,64 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
 def _quick_place_run(
     meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, info: RoundInfo
 ) -> TableMeld | None:
-    """_place_run with _quick_judge_run."""
+    """_place_run, each extended run judged on its places as the full meld check would judge it:
+    where every card has its place (a wild standing for itself is written without one, but the
+    full check reads it where it is written when that is legal and two other cards fix the run),
+    that check comes down to the range of places, the length, the wild limit and the side-by-side
+    rule; otherwise it may read the cards another way, and the answer is _UNSURE."""
     taken = set(meld.positions) | set(fixed)
     low, high = min(taken), max(taken)
     gaps = [place for place in range(low, high + 1) if place not in taken]
     if len(gaps) > len(free):
         return None
     extras = len(free) - len(gaps)
-    for above in range(extras, -1, -1):
-        places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
-        if not all(1 <= place <= 14 for place in places):
-            continue
-        layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-        layout.update(
-            (place, (held.card, Card(rank_at(place), suit))) for place, held in zip(places, free, strict=True)
-        )
-        layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-        found = _quick_judge_run(layout, suit, rules, info)
-        if found is not None:
-            return found
-    return None
-
-
-def _quick_judge_run(
-    layout: dict[int, tuple[Card, Card]], suit: Suit, rules: RuleSet, info: RoundInfo
-) -> TableMeld | None:
-    """The full check's verdict on a run whose every card has its place (card and what it stands
-    for, by place), or _UNSURE."""
-    positions = tuple(sorted(layout))
-    cards = tuple(layout[place][0] for place in positions)
-    read_as = tuple(layout[place][1] for place in positions)
-    wild_places = []
-    for place, card, stands in zip(positions, cards, read_as, strict=True):
-        if info.is_wild(card):
-            if card == stands:
-                return _UNSURE  # written without its role, so the full check may move it
-            wild_places.append(place)
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-    count = len(positions)
-    legal = (
-        count <= MAX_RUN
-        and positions[-1] - positions[0] == count - 1
-        and lowest <= positions[0]
-        and positions[-1] <= highest
-        and not (rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wild_places) > count)
-        and not (rules.options.no_adjacent_wilds and any(b - a == 1 for a, b in itertools.pairwise(wild_places)))
-    )
-    if legal:
-        return TableMeld(MeldKind.RUN, cards, read_as, positions)
-    if count == MAX_RUN and any(stands.rank is Rank.ACE for stands in read_as):
-        return _UNSURE  # the ace might stand at the other end
+    limit = rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    apart = rules.options.no_adjacent_wilds
+    # The places of the wild cards already there, and how many wilds stand for themselves.
+    wild = _wild_codes(info)
+    wild_places = []
+    selves = 0
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if wild[card.code]:
+            wild_places.append(place)
+            selves += card.code == stands.code
+    for place, held in fixed.items():
+        if wild[held.card.code]:
+            wild_places.append(place)
+            selves += held.role is None or held.role.code == held.card.code
+    for above in range(extras, -1, -1):
+        below = extras - above
+        if low - below < 1 or high + above > 14:
+            continue
+        places = gaps + [low - n for n in range(1, below + 1)] + [high + n for n in range(1, above + 1)]
+        own = selves + sum(
+            1 for place, held in zip(places, free, strict=True) if held.card.code == _PLACE_CARD[place, suit].code
+        )
+        count = high + above - (low - below) + 1
+        wilds = sorted(wild_places + places)
+        legal = (
+            count <= MAX_RUN
+            and lowest <= low - below
+            and high + above <= highest
+            and not (limit and 2 * len(wilds) > count)
+            and not (apart and any(b - a == 1 for a, b in itertools.pairwise(wilds)))
+        )
+        if legal and count - own >= 2:
+            layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+            layout.update(
+                (place, (held.card, _PLACE_CARD[place, suit])) for place, held in zip(places, free, strict=True)
+            )
+            layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
+            positions = tuple(range(low - below, high + above + 1))
+            return TableMeld(
+                MeldKind.RUN,
+                tuple(layout[place][0] for place in positions),
+                tuple(layout[place][1] for place in positions),
+                positions,
+            )
+        if own or count - own < 2 or count == MAX_RUN:
+            return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
     return None
 
 
@@ -854,8 +896,8 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
 
 # What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
 # multiplier), the cards laid off, how high the laid-off wilds stand (D11 prefers the upper end of
-# a run), the lay-offs, the declarer's melds after them, and the counts of the cards kept.
-_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[TableMeld, ...], tuple[int, ...]]
+# a run), the lay-offs, and the counts of the cards kept.
+_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[int, ...]]
 # A candidate lay-off onto one meld: where it comes in the order the candidates are made, the
 # cards, their points, and how many of each of the hand's distinct cards they take.
 _Candidate = tuple[int, tuple[Card, ...], int, tuple[int, ...]]
@@ -871,7 +913,8 @@ def score_with_layoffs(
     after = tuple(declarer)
     if rules.options.lay_offs and declarer:
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
-        _, _, _, layoffs, after, counts = search.best()
+        _, _, _, layoffs, counts = search.best()
+        after = search.after(layoffs)
         held = Counter({card: count for card, count in zip(search.keys, counts, strict=True) if count})
     arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
@@ -900,6 +943,7 @@ class _LayoffSearch:
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
         self.wild_count = sum(self.start[index] for index in self.wild_at)
+        self.wild = _wild_codes(info)  # by card code
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
@@ -914,9 +958,17 @@ class _LayoffSearch:
         # Per meld, the hand's distinct cards its candidates can use: wilds, and naturals of a rank
         # or suit one of its readings has.
         self.relevant = [self._relevant(meld) for meld in declarer]
+        # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
+        # (wilds; naturals of a set's rank or of a run's suit at a place it leaves free), with their
+        # points: a bound on what lay-offs there can take off the penalty.
+        layable = [self._layable(meld) for meld in declarer]
+        self.later: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (card indexes, their points)
+        for index in range(len(declarer) + 1):
+            union = sorted(set().union(*layable[index:]))
+            self.later.append((tuple(union), tuple(values[self.keys[at].code] for at in union)))
         self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
-        self.extended: dict[tuple[int, tuple[Card, ...]], TableMeld | None] = {}
+        self.extended: dict[tuple[int, tuple[int, ...]], TableMeld | None] = {}
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
 
     def best(self) -> _Found:
@@ -931,16 +983,43 @@ class _LayoffSearch:
             if index in self.wild_at or card.rank in ranks or card.suit in suits
         )
 
+    def _layable(self, meld: TableMeld) -> set[int]:
+        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        ace, no_aces = self.rules.options.ace, self.rules.options.no_aces_in_runs
+        found = set(self.wild_at)
+        for reading in meld.readings:
+            first = reading.read_as[0]
+            for index in self.natural_at:
+                card = self.keys[index]
+                if reading.kind is MeldKind.SET:
+                    fits = card.rank == first.rank
+                else:
+                    fits = card.suit == first.suit and any(
+                        lowest <= place <= highest and place not in reading.positions
+                        for place in rank_positions(card.rank, ace, no_aces)  # type: ignore[arg-type]
+                    )
+                if fits:
+                    found.add(index)
+        return found
+
+    def layable(self, index: int, counts: tuple[int, ...]) -> int:
+        """The points of the cards that might still be laid off on melds `index`, `index` + 1, ..."""
+        places, points = self.later[index]
+        return sum(map(operator.mul, map(counts.__getitem__, places), points))
+
     def cost(self, counts: tuple[int, ...]) -> int:
         """The least penalty (no multiplier) of the cards kept."""
+        known = self.costs.get(counts)
+        if known is not None:
+            return known
         if self.sub_hands is not None:
             naturals = tuple(counts[index] for index in self.natural_at)
             wilds_gone = self.wild_count - sum(counts[index] for index in self.wild_at)
-            return self.sub_hands.leftover(naturals, wilds_gone)
-        known = self.costs.get(counts)
-        if known is None:
+            known = self.sub_hands.leftover(naturals, wilds_gone)
+        else:
             kept = [card for card, count in zip(self.keys, counts, strict=True) for _ in range(count)]
-            known = self.costs[counts] = arrange(kept, self.rules, self.info, self.values).penalty
+            known = arrange(kept, self.rules, self.info, self.values).penalty
+        self.costs[counts] = known
         return known
 
     def _candidates(self, index: int, counts: tuple[int, ...]) -> list[_Candidate]:
@@ -956,19 +1035,22 @@ class _LayoffSearch:
             taken = [0] * len(self.keys)
             for card in used:
                 taken[self.at[card]] += 1
+            if any(map(operator.gt, taken, counts)):
+                continue  # one ace at both ends of a run (ace both ways): never legal (D14)
             made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
         made.sort(key=lambda candidate: -candidate[2])
         self.candidates[key] = made
         return made
 
-    def extend(self, index: int, used: tuple[Card, ...]) -> TableMeld | None:
-        """The meld after the lay-off, or None where it is not legal; the check is remembered per
-        meld and cards across hands too, as the later players of a round meet the same melds (D6)."""
-        local = (index, used)
+    def extend(self, index: int, used: tuple[Card, ...], taken: tuple[int, ...]) -> TableMeld | None:
+        """The meld after the lay-off (or, for a meld with one reading, after a lay-off that any wild
+        cards could stand in for), or None where it is not legal. The check is remembered across
+        hands too, as the later players of a round meet the same melds (D6)."""
+        local = (index, taken)
         if local in self.extended:
             return self.extended[local]
         meld = self.declarer[index]
-        key = (meld, used)
+        key = (meld, self._alike(meld, used))
         extended = self.shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
         if extended is _UNCHECKED:
             if len(self.shared) >= _EXTENDED_LIMIT:
@@ -979,6 +1061,18 @@ class _LayoffSearch:
         self.extended[local] = extended
         return extended
 
+    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[Card | None, ...]:
+        """The cards as far as a lay-off onto the meld can tell them apart. Wild cards count as wild
+        wherever they stand (unless a wild in its own place counts as natural), so on a meld with one
+        reading any of them does as well as another, and as high (D11); only a wild of the run's suit
+        or the set's rank may stand for itself, which the full meld check reads otherwise."""
+        if meld.is_open or self.rules.options.wild_in_place_natural:
+            return used
+        first = meld.read_as[0]
+        if meld.kind is MeldKind.RUN:
+            return tuple(None if self.wild[card.code] and card.suit != first.suit else card for card in used)
+        return tuple(None if self.wild[card.code] and card.rank != first.rank else card for card in used)
+
     def height(self, index: int, used: tuple[Card, ...], extended: TableMeld) -> int:
         """How high the wilds of a lay-off stand (D11), found only for lay-offs that may be chosen."""
         height = self.heights.get((index, used))
@@ -986,28 +1080,51 @@ class _LayoffSearch:
             height = self.heights[(index, used)] = max(0, _height(self.declarer[index], extended, self.info))
         return height
 
+    def after(self, layoffs: tuple[tuple[int, tuple[Card, ...]], ...]) -> tuple[TableMeld, ...]:
+        """The declarer's melds after the lay-offs chosen."""
+        melds = list(self.declarer)
+        for index, used in layoffs:
+            extended = _layoff_or_none(melds[index], tuple(MeldCard(card) for card in used), self.rules, self.info)
+            assert extended is not None
+            melds[index] = extended
+        return tuple(melds)
+
     def search(self, index: int, counts: tuple[int, ...]) -> _Found:
         key = (index, counts)
         known = self.known.get(key)
         if known is not None:
             return known
         if index == len(self.declarer):
-            result: _Found = (self.cost(counts), 0, 0, (), (), counts)
+            result: _Found = (self.cost(counts), 0, 0, (), counts)
             self.known[key] = result
             return result
-        kept = self.search(index + 1, counts)
-        result = (kept[0], kept[1], kept[2], kept[3], (self.declarer[index], *kept[4]), kept[5])
+        result = self.search(index + 1, counts)
+        kept = result[0]
+        here = self.cost(counts)  # known: the search kept every card to the end once
+        # Even laying off every card that might fit this meld or a later one cannot beat keeping
+        # them here: no candidate needs making.
+        if (here - self.layable(index, counts), 1) > (kept, result[1]):
+            self.known[key] = result
+            return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
         for order, used, shed, taken in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
             # bring the penalty down to the best found so far is not tried, nor one that at best
             # ties it while laying off more cards (D11).
-            if (max(0, kept[0] - shed), len(used)) > (result[0], result[1]):
+            if (max(0, kept - shed), len(used)) > (result[0], result[1]):
                 continue
-            extended = self.extend(index, used)
+            left = tuple(map(operator.sub, counts, taken))
+            # Nor one after which even laying off every card that might fit the later melds could
+            # not (the cards kept now scoring at least their points less the cards laid off here).
+            layable = self.layable(index + 1, left)
+            if (here - shed - layable, len(used)) > (result[0], result[1]):
+                continue
+            if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
+                continue
+            extended = self.extend(index, used, taken)
             if extended is None:
                 continue
-            rest = self.search(index + 1, tuple(count - take for count, take in zip(counts, taken, strict=True)))
+            rest = self.search(index + 1, left)
             laid = len(used) + rest[1]
             if (rest[0], laid) > (result[0], result[1]):
                 continue
@@ -1015,19 +1132,19 @@ class _LayoffSearch:
             # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
             # a tie goes to the candidate made first.
             if (rest[0], laid, -height, order) < (result[0], result[1], -result[2], chosen):
-                result = (rest[0], laid, height, ((index, used), *rest[3]), (extended, *rest[4]), rest[5])
+                result = (rest[0], laid, height, ((index, used), *rest[3]), rest[4])
                 chosen = order
         self.known[key] = result
         return result
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]] = {}
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 
 
-def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card, ...]], TableMeld | None]:
+def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]:
     if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
         _EXTENDED.clear()
     return _EXTENDED.setdefault((rules, info), {})
@@ -1041,7 +1158,8 @@ def _wild_groups(
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    wilds = sorted((card for card in cards.elements() if info.is_wild(card)), key=lambda c: -values[c.code])
+    wild = _wild_codes(info)
+    wilds = sorted((card for card in cards.elements() if wild[card.code]), key=lambda c: -values[c.code])
     if not rules.options.wild_in_place_natural:
         return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
     distinct = list(dict.fromkeys(wilds))
@@ -1069,7 +1187,8 @@ def _reading_candidates(
     meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
     wild_groups = _wild_groups(cards, rules, info, values)
-    naturals_in_hand = Counter({card: count for card, count in cards.items() if not info.is_wild(card)})
+    wild = _wild_codes(info)
+    naturals_in_hand = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
         mates = [card for card in naturals_in_hand if card.rank == rank]
@@ -1087,10 +1206,11 @@ def _run_candidates(
 ) -> Iterator[tuple[Card, ...]]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
-    settings = Settings.of(rules)
+    assert suit is not None
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     low, high = meld.positions[0], meld.positions[-1]
-    below = [Card(rank_at(p), suit) for p in range(low - 1, settings.lowest - 1, -1)]
-    above = [Card(rank_at(p), suit) for p in range(high + 1, settings.highest + 1)]
+    below = [_PLACE_CARD[p, suit] for p in range(low - 1, lowest - 1, -1)]
+    above = [_PLACE_CARD[p, suit] for p in range(high + 1, highest + 1)]
     most_wilds = max(len(group) for group in wild_groups)
     seen = set()
     for low_naturals, low_wilds in _outward(below, naturals, most_wilds):

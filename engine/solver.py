@@ -325,9 +325,17 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list
         places = table[rank]
         for two in range(one + 1, count):
             other_suit, other_rank = codes[two]
-            if rank == other_rank or (
-                suit == other_suit and any(abs(p - q) <= reach for p in places for q in table[other_rank])
-            ):
+            if rank == other_rank:
+                near = True
+            elif suit != other_suit:
+                near = False
+            else:
+                others = table[other_rank]
+                if len(places) == 1 and len(others) == 1:  # the usual case: no ace
+                    near = abs(places[0] - others[0]) <= reach
+                else:
+                    near = any(abs(p - q) <= reach for p in places for q in others)
+            if near:
                 links[one] |= 1 << two
                 links[two] |= 1 << one
     groups = []
