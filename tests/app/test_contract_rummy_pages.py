@@ -85,15 +85,18 @@ def test_the_rules_page_gives_each_deal_its_cards_and_contract_in_words_and_pict
     for number, _cards, cell in rows:
         contract = CONTRACTS[int(number)]
         assert f'<span class="cr-words">{contract.capitalize()}</span>' in cell
-        fans = re.findall(r'<span class="cr-fan cr-(set|run)">', cell)
+        fans = re.findall(r'<span class="fan fan-(set|run)" role="img" aria-label="a \1: [a-z ]+"', cell)
         assert sorted(fans) == kinds_of(contract)
-        assert 'aria-hidden="true"' in cell  # the pictures repeat the words: screen readers skip them
-    assert table.count('<span class="cr-card red">') > 0
+        assert '<span class="fan-card' in cell and 'aria-hidden="true"' in cell  # each fan is read by its words
+    assert table.count('<span class="fan-card red" aria-hidden="true">') > 0
     assert "To go out, play every card: no final discard." in plain(rows[6][2])
     assert "no final discard" not in plain(rows[5][2])
     # A run in the pictures has the game's run length; a set three cards.
-    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){4}</span>', table)
-    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){3}</span>', table)
+    card = r'<span class="fan-card[^"]*" aria-hidden="true">[^<]+<br>[^<]+</span>'
+    run = '<span class="fan fan-run" role="img" aria-label="a run: four or more cards of one suit in sequence">'
+    assert re.search(run + "(" + card + "){4}</span>", table)
+    a_set = '<span class="fan fan-set" role="img" aria-label="a set: three or more cards of one rank">'
+    assert re.search(a_set + "(" + card + "){3}</span>", table)
 
 
 def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> None:
@@ -168,7 +171,7 @@ def test_decision_codes_and_option_keys_appear_only_in_headings(client: FlaskCli
 @pytest.mark.parametrize(
     ("url", "status", "message"),
     [
-        ("/rules/contract-rummy?twos_wild=maybe", 400, 'option "twos_wild" takes true or false, not "maybe"'),
+        ("/rules/contract-rummy?twos_wild=maybe", 400, 'twos wild: on or off, not "maybe"'),
         ("/rules/contract-rummy?buys_per_deal=99", 400, 'Buys per deal takes a whole number from 0 to 20, not "99"'),
         ("/rules/contract-rummy?deal_sizes=10,12", 400, "Cards dealt takes one number for every deal or 7 numbers"),
     ],
@@ -321,7 +324,7 @@ def test_the_checker_has_a_contract_mode_for_contract_rummy_only(client: FlaskCl
     words = plain(page)
     assert "Going down: the melds laid down" in words and "Laying off, after going down" in words
     assert "Contract Rummy deal 3: 10 cards, contract two runs" in words
-    assert page.count('<span class="cr-fan cr-run">') == 2
+    assert page.count('<span class="fan fan-run" role="img"') == 2
     assert 'href="/rules/contract-rummy"' in page
     for variant in ("pay-me", "3-13"):
         other = page_of(client.get("/check", query_string={"variant": variant, "round": "3"}))
@@ -436,7 +439,7 @@ def test_the_checker_takes_the_house_rules_and_the_table_size(client: FlaskClien
         ({"round": "3", "players": "x"}, 'Players must be a whole number, not "x"'),
         ({"round": "3", "players": "2"}, "Contract Rummy takes 3 to 8 players, not 2"),
         ({"round": "3", "ace_points": "x"}, 'Points for an ace takes a whole number from 0 to 100, not "x"'),
-        ({"round": "3", "twos_wild": "maybe"}, 'takes true or false, not "maybe"'),
+        ({"round": "3", "twos_wild": "maybe"}, 'Twos wild: on or off, not "maybe"'),
     ],
 )
 def test_bad_house_rules_in_the_checker_are_400_pages(
@@ -474,7 +477,7 @@ def test_a_games_rules_page_is_the_contract_page_with_its_house_rules(client: Fl
     assert "House rules changed from the preset: Twos wild on." in words
     assert "Jokers and 2s are wild" in words
     assert 'class="dp-here"><th scope="row">3–4</th>' in page
-    assert page.count('<span class="cr-fan ') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
+    assert page.count('<span class="fan fan-') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
 
 
 def test_a_games_sheet_page_and_pdf_show_each_deals_contract(client: FlaskClient, game_id: str) -> None:
@@ -496,3 +499,16 @@ def test_the_in_game_checker_links_the_going_down_check(client: FlaskClient, gam
     assert target == "/check?variant=contract-rummy&round=1&players=4&twos_wild=true"
     words = plain(page_of(client.get(target + "&meld-0=5H 5S 2D&meld-1=KC KD JK")))
     assert "✓ Going down: this is the contract" in words and "2 decks + 4 jokers" in words
+
+
+def test_the_game_page_the_rules_page_and_the_checker_draw_the_same_fans(client: FlaskClient, game_id: str) -> None:
+    pages = [
+        page_of(client.get(f"/games/{game_id}")),
+        page_of(client.get("/rules/contract-rummy")),
+        check(client, round="1"),
+    ]
+    for page in pages:
+        assert "/static/css/fans.css" in page
+        fan = r'<span class="fan fan-set( labelled)?" role="img" aria-label="a set: three or more cards of one rank">'
+        assert re.search(fan, page)
+    assert "cr-fan" not in "".join(pages) and "cr-card" not in "".join(pages)
