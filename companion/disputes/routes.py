@@ -104,6 +104,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
     table = _texts("table", MELD_FIELDS)
     onto = request.args.get("onto", "1")
     when_down = request.args.get("down", "earlier")
+    already = request.args.get("already", "not-yet")
     cards = request.args.get("cards", "")
     hand = request.args.get("hand", "")
     error = None
@@ -113,7 +114,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         at = disputes.checker_table(variant, round_text, request.args)
         texts = disputes.clean_melds(melds)
         if texts:
-            down = disputes.going_down(at, texts)
+            down = disputes.going_down(at, texts, already)
         if cards.strip() or any(text.strip() for text in table):
             layoff = disputes.table_layoff(at, table, onto, cards, when_down)
         if hand.strip():
@@ -132,6 +133,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         table=table,
         onto=onto,
         when_down=when_down,
+        already=already,
         cards=cards,
         hand=hand,
         hand_cards=at.most_held,

@@ -36,7 +36,7 @@ from engine.cards import (
     symbols_in,
     verify_in_play,
 )
-from engine.contracts import buys_limit, verify_may_lay_off
+from engine.contracts import buys_limit, verify_go_down, verify_may_lay_off
 from engine.errors import CannotGoOut, ContractError, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.penalties import base_penalty, scores_in_full
@@ -445,14 +445,28 @@ class GoingDown:
     valid: bool
     reason: str | None
     melds: tuple[MeldView, ...]
+    refused: bool = False
+    """The player may not go down now (they went down earlier this deal), whatever the melds."""
 
 
-def going_down(at: Table, melds: Sequence[str]) -> GoingDown:
-    """Whether the melds are exactly the deal's contract (``engine contract``)."""
+# Whether the player going down has already gone down this deal.
+ALREADY_DOWN = {"not-yet": False, "already": True}
+
+
+def going_down(at: Table, melds: Sequence[str], already: str = "not-yet") -> GoingDown:
+    """Whether the player may go down now (once a deal: `already`, a key of ALREADY_DOWN), and whether
+    the melds are exactly the deal's contract (``engine contract``)."""
+    if already not in ALREADY_DOWN:
+        raise InvalidInput("choose whether the player going down has already gone down this deal")
     if not melds:
         raise InvalidInput("enter the melds laid down")
     answer = contract_command(at.variant, at.round, at.options, list(melds), at.players)
-    return GoingDown(bool(answer["valid"]), answer["reason"], meld_views(answer, melds, at.info))
+    views = meld_views(answer, melds, at.info)
+    try:
+        verify_go_down(at.rules, at.info, "this player", already_down=ALREADY_DOWN[already])
+    except ContractError as refusal:
+        return GoingDown(False, str(refusal), views, refused=True)
+    return GoingDown(bool(answer["valid"]), answer["reason"], views)
 
 
 @dataclass(frozen=True)

@@ -346,6 +346,28 @@ def test_going_down_with_the_contract(client: FlaskClient) -> None:
     assert "(🃏 as J♠)" in words
 
 
+def test_going_down_twice_in_a_deal_is_refused_with_the_engines_reason(client: FlaskClient) -> None:
+    melds = {"meld-0": "5H 6H 7H 8H", "meld-1": "9S 10S JK QS"}
+    first = check(client, round="3", already="not-yet", **melds)
+    assert "✓ Going down: this is the contract" in plain(first)
+    assert '<option value="not-yet" selected>has not gone down this deal</option>' in first
+    again = check(client, round="3", already="already", **melds)
+    words = plain(again)
+    assert "✗ May not go down again" in words and "This player has already gone down this deal" in words
+    assert "✓ Going down" not in words
+    assert '<option value="already" selected>has already gone down this deal</option>' in again
+    # The melds are still judged one by one, and a lay-off on the same page is judged on its own.
+    assert "Legal run" in words
+
+
+def test_going_down_asks_whether_the_player_went_down_in_plain_words(client: FlaskClient) -> None:
+    page = check(client, round="3")
+    assert '<label for="already">The player going down</label>' in page
+    bad = plain(check(client, 400, round="3", already="twice", **{"meld-0": "5H 6H 7H 8H"}))
+    assert "Choose whether the player going down has already gone down this deal." in bad
+    assert "already_down" not in bad
+
+
 def test_an_illegal_meld_is_named_with_cards_as_symbols(client: FlaskClient) -> None:
     words = plain(check(client, round="2", **{"meld-0": "9C 9D 9S", "meld-1": "5H 6H 7H"}))
     assert "Meld 2 is not a legal meld: 5♥ 6♥ 7♥: a run needs at least 4 cards in this game" in words
