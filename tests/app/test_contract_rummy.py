@@ -3,6 +3,8 @@ counter (JSON API and page form), the exact cut, exports, the API state and grou
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Callable
@@ -240,6 +242,31 @@ def test_buys_are_stored_with_the_deal_and_the_count_starts_again(client: FlaskC
     assert undone.get_json()["buys"] == {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}
     again = score(client, game, "Ann", {"Ann": 0, "Bob": 20, "Cy": 40, "Dee": 5}).get_json()
     assert again["rounds"][0]["buys"] == {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}
+
+
+def test_the_csv_export_has_each_players_buys_per_deal_in_a_game_with_buys(client: FlaskClient) -> None:
+    game = start(client)
+    buy(client, game, "Bob")
+    buy(client, game, "Bob")
+    buy(client, game, "Dee")
+    score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5})
+    score(client, game, "Cy", {"Ann": 10, "Bob": 5, "Cy": 0, "Dee": 15})
+    rows = list(csv.reader(io.StringIO(text(client.get(f"/games/{game['id']}/export.csv")))))
+    header = rows[0]
+    assert header[6:10] == ["Ann score", "Ann points", "Ann total", "Ann buys"]
+    assert [name for name in header if name.endswith(" buys")] == [f"{name} buys" for name in PLAYERS]
+    buys = [{name: int(row[header.index(f"{name} buys")]) for name in PLAYERS} for row in rows[1:]]
+    assert buys == [{"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}, dict.fromkeys(PLAYERS, 0)]
+    assert [int(row[header.index("Bob total")]) for row in rows[1:]] == [25, 30]
+
+
+def test_the_csv_export_has_no_buys_column_without_buying(client: FlaskClient) -> None:
+    game = start(client, buys_per_deal=0)
+    score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5})
+    header = next(csv.reader(io.StringIO(text(client.get(f"/games/{game['id']}/export.csv")))))
+    assert "Bob total" in header and not any("buys" in name for name in header)
+    other = api_game(client, "pay-me", PLAYERS, "Ann")
+    assert "buys" not in text(client.get(f"/games/{other['id']}/export.csv")).splitlines()[0]
 
 
 # ---------------------------------------------------------------- buys through the page
