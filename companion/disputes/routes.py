@@ -232,9 +232,18 @@ def _chain_page(game: Game, number: int, error: str | None = None, status: int =
     return page, status
 
 
+def _chain_game(game: Game) -> Game:
+    """The game, or a 404 page in one sentence where it has no lay-off chain (Contract Rummy)."""
+    try:
+        disputes.verify_chain(game)
+    except ServiceError as failure:
+        abort(failure.status, description=sentence(failure.message))
+    return game
+
+
 @bp.get("/games/<game_id>/rounds/<int:number>/layoffs")
 def layoffs(game_id: str, number: int) -> Any:
-    game = load_game(game_id)
+    game = _chain_game(load_game(game_id))
     number = _round_number(game, str(number))
     return _chain_page(game, number)
 
@@ -242,7 +251,7 @@ def layoffs(game_id: str, number: int) -> Any:
 @bp.post("/games/<game_id>/rounds/<int:number>/declarer")
 def declarer_check(game_id: str, number: int) -> Any:
     """The declarer check: each meld, then the whole hand; legal melds start the round's lay-off chain."""
-    game = _load_for_edit(game_id)
+    game = _chain_game(_load_for_edit(game_id))
     number = _round_number(game, str(number))
     melds = _texts("meld", DECLARER_FIELDS)
     try:
@@ -255,7 +264,7 @@ def declarer_check(game_id: str, number: int) -> Any:
 @bp.post("/games/<game_id>/rounds/<int:number>/layoffs")
 def add_layoff(game_id: str, number: int) -> Any:
     """One lay-off in turn order; a legal one extends the melds the next player sees (D6)."""
-    game = _load_for_edit(game_id)
+    game = _chain_game(_load_for_edit(game_id))
     number = _round_number(game, str(number))
     cards = request.form.get("cards", "")
     try:
@@ -377,5 +386,6 @@ def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str,
 
 @bp.app_context_processor
 def dispute_helpers() -> dict[str, Any]:
-    """The game page's dispute log (templates/disputes/_game_log.html) reads the log through this."""
-    return {"dispute_log": disputes.log_by_round}
+    """The game page's dispute log (templates/disputes/_game_log.html) reads the log through this, and
+    the dispute links ask whether the game has a lay-off chain."""
+    return {"dispute_log": disputes.log_by_round, "has_layoff_chain": disputes.has_chain}

@@ -25,7 +25,15 @@ from companion.services.rules import (
     option_lines,
 )
 from companion.services.store import PRESETS, engine_call, rules_for
-from engine.api import best_json, check_json, contract_json, deck_row, layoff_json, turn_scores_json
+from engine.api import (
+    best_json,
+    check_json,
+    contract_json,
+    deck_row,
+    layoff_json,
+    turn_scores_json,
+    verify_hands_arranged,
+)
 from engine.cards import (
     Card,
     MeldCard,
@@ -108,6 +116,12 @@ class Table:
     def changed_query(self) -> dict[str, str]:
         """The house rules that differ from the preset's, as query-string values (a link to the checker)."""
         return {line.key: line.query for line in self.house_rules if line.changed}
+
+    @property
+    def held_in_full(self) -> bool:
+        """Whether every card held counts in full (Contract Rummy): the player who went out holds none,
+        and nothing is arranged into melds or laid off onto theirs."""
+        return bool(scores_in_full(self.rules))
 
     @property
     def has_contract(self) -> bool:
@@ -371,7 +385,9 @@ class DeclarerCheck:
 
 
 def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> DeclarerCheck:
-    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out."""
+    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out;
+    refused where held cards count in full (Contract Rummy: the solver knows no contracts)."""
+    engine_call(verify_hands_arranged, at.rules)
     answer = check_melds(at, melds)
     views = meld_views(answer, melds, at.info)
     thrown: tuple[Card, ...] = engine_call(parse_cards, discard) if discard.strip() else ()
@@ -561,6 +577,8 @@ def score_hands(
     if own_kept is not None:
         kept[went_out] = own_kept
         merged[went_out] = 0
+    elif scores_in_full(at.rules):
+        merged.setdefault(went_out, 0)  # the player who went out holds no cards
     others = {name: text for name, text in hands.items() if name != went_out}
     views, texts = hands_in_turn(at, game.players, went_out, others, laid)
     kept |= texts
@@ -572,7 +590,12 @@ def declarer_table(
     at: Table, went_out: str, melds: Sequence[str], own: str | None
 ) -> tuple[list[list[str]], str | None]:
     """The declarer's melds as laid down, from melds entered or their hand (melds split by ``|``,
-    or a plain hand the engine splits), and the cards to keep for them."""
+    or a plain hand the engine splits), and the cards to keep for them. Where held cards count in
+    full (Contract Rummy) the player who went out holds no cards: no melds, nothing to keep."""
+    if scores_in_full(at.rules):
+        if melds or (own is not None and own.replace("|", "").strip()):
+            raise InvalidInput(f"{went_out} went out, so they hold no cards: leave their cards and melds empty")
+        return [], None
     if not melds and own is not None and "|" in own:
         melds = clean_melds(own.split("|"))
     if melds:
@@ -637,6 +660,7 @@ def _canonical_meld(text: str) -> str:
 
 def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
     """The declarer's melds as laid down, once the engine agrees they are a way to go out (D8)."""
+    engine_call(verify_hands_arranged, at.rules)
     laid = _laid_melds(at, melds)
     cards = [MeldCard.parse(token).card for meld in laid for token in meld]
     row = engine_call(deck_row, at.rules, at.players)
@@ -650,6 +674,7 @@ def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
 
 def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> list[list[str]]:
     """A declarer's whole hand, split by the engine into melds (and a discard), as laid down."""
+    engine_call(verify_hands_arranged, at.rules)
     row = engine_call(deck_row, at.rules, at.players)
     engine_call(verify_in_play, cards, row.decks, row.jokers)
     try:
@@ -839,6 +864,22 @@ def current_chain(game: Game, number: int) -> Chain | None:
     return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
 
 
+def has_chain(variant: str, options: Mapping[str, Any] | None) -> bool:
+    """Whether a game has a going-out check and a lay-off chain after it: not where every card held
+    counts in full (Contract Rummy lays off onto the table during the deal; the checker judges that)."""
+    return not scores_in_full(rules_for(variant, dict(options or {})))
+
+
+def verify_chain(game: Game) -> None:
+    """NotFound, in one sentence, for a game without a lay-off chain (see has_chain)."""
+    if not has_chain(game.variant, game.options):
+        name = PRESETS[game.variant].name
+        raise NotFound(
+            f"{name} has no lay-offs after going out: every card held counts in full, and the checker "
+            "judges going down and lay-offs onto the table"
+        )
+
+
 def start_chain(
     game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "", *, commit: bool = True
 ) -> Dispute:
@@ -868,6 +909,7 @@ def _meld_json(view: MeldView) -> dict[str, Any]:
 
 def add_layoff(game: Game, number: int, player: object, onto: object, cards: object, *, commit: bool = True) -> Dispute:
     """Judge one lay-off onto the melds as they now lie; a legal one extends them for the next player."""
+    verify_chain(game)
     chain = current_chain(game, number)
     if chain is None:
         raise InvalidInput("enter the declarer's melds first")
