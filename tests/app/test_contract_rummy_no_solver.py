@@ -143,3 +143,26 @@ def test_the_lay_off_chain_is_not_offered_and_its_urls_are_a_404_in_one_sentence
     other = page_game(post_form, "pay-me")
     assert "/rounds/1/layoffs" in text(client.get(f"/games/{other}"))
     assert client.get(f"/games/{other}/rounds/1/layoffs").status_code == 200
+
+
+def test_an_imported_going_out_check_or_lay_off_chain_is_refused_for_contract_rummy(
+    client: FlaskClient, app: Flask
+) -> None:
+    game = start(client)
+    with app.app_context():
+        from companion.services import disputes, store
+
+        disputes.log_hand(store.get_game(game["id"]), 1, "Bob", "7H KC")
+    document = client.get(f"/games/{game['id']}/export.json").get_json()
+    assert [row["kind"] for row in document["tables"]["disputes"]] == ["hand"]
+    assert client.post("/api/games/import", json=document).status_code == 201  # a held-cards check comes back
+    before = counts(app)
+    row = document["tables"]["disputes"][0]
+    row |= {"kind": "declarer", "player": "Ann", "cards": ["5H 5S 5D", "9C 9D 9S"], "result": {}}
+    refused = client.post("/api/games/import", json=document)
+    assert refused.status_code == 400
+    assert f"check 1 of the dispute log: {REFUSAL}" in refused.get_json()["error"]
+    row |= {"kind": "layoff", "player": "Bob", "cards": ["5H"], "result": {"onto": 1}}
+    refused = client.post("/api/games/import", json=document)
+    assert refused.status_code == 400 and NO_CHAIN in refused.get_json()["error"]
+    assert counts(app) == before
