@@ -9,6 +9,7 @@ import pytest
 from engine.api import best_json, layoff_json, turn_scores_json, verify_hands_arranged
 from engine.errors import OptionError
 from engine.rules import rule_set
+from tests.engine.test_cli import fails, ok
 
 CR = "contract-rummy"
 REFUSAL = "in Contract Rummy every card held counts in full and the player who went out holds no cards"
@@ -45,3 +46,11 @@ def test_a_lay_off_is_judged_onto_the_melds_on_the_table_never_a_split_hand() ->
     assert answer["valid"] is True and answer["table"][0] == ["5S", "5D", "5C", "5H"]
     with pytest.raises(OptionError, match="give each meld on the table, not a player's cards"):
         layoff_json(CR, 2, None, (), 1, "5H", declarer_hand="5S 5D 5C 9H 10H JH QH")
+
+
+def test_the_cli_best_scores_held_cards_and_refuses_a_declarer() -> None:
+    assert ok("best", "--variant", CR, "--round", "1", "7H 7S KC")["penalty"] == 24
+    refused = fails("best", "--variant", CR, "--round", "1", "--declarer", "5H 5S 5D", "7H 7S KC")
+    assert refused.startswith(f"error: {REFUSAL}")
+    loose = fails("best", "--variant", CR, "--round", "1", "--declarer-hand", "5H 5S 5D 9C 9D 9S", "7H")
+    assert loose.startswith(f"error: {REFUSAL}")
