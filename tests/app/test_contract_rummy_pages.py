@@ -171,7 +171,7 @@ def test_decision_codes_and_option_keys_appear_only_in_headings(client: FlaskCli
 @pytest.mark.parametrize(
     ("url", "status", "message"),
     [
-        ("/rules/contract-rummy?twos_wild=maybe", 400, 'twos wild: on or off, not "maybe"'),
+        ("/rules/contract-rummy?twos_wild=maybe", 400, 'option "twos_wild" takes true or false, not "maybe"'),
         ("/rules/contract-rummy?buys_per_deal=99", 400, 'Buys per deal takes a whole number from 0 to 20, not "99"'),
         ("/rules/contract-rummy?deal_sizes=10,12", 400, "Cards dealt takes one number for every deal or 7 numbers"),
     ],
@@ -439,7 +439,7 @@ def test_checker_errors_are_one_sentence(
 def test_an_unknown_variant_is_a_404(client: FlaskClient) -> None:
     response = client.get("/check", query_string={"variant": "contract-rumy"})
     assert response.status_code == 404
-    assert "There is no preset" in response.get_data(as_text=True)
+        ({"round": "3", "twos_wild": "maybe"}, 'takes true or false, not "maybe"'),
 
 
 def test_the_checker_takes_the_house_rules_and_the_table_size(client: FlaskClient) -> None:
