@@ -864,15 +864,15 @@ def current_chain(game: Game, number: int) -> Chain | None:
     return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
 
 
-def has_chain(variant: str, options: Mapping[str, Any] | None) -> bool:
+def has_chain(variant: str) -> bool:
     """Whether a game has a going-out check and a lay-off chain after it: not where every card held
     counts in full (Contract Rummy lays off onto the table during the deal; the checker judges that)."""
-    return not scores_in_full(rules_for(variant, dict(options or {})))
+    return not _held_in_full(variant)
 
 
 def verify_chain(game: Game) -> None:
     """NotFound, in one sentence, for a game without a lay-off chain (see has_chain)."""
-    if not has_chain(game.variant, game.options):
+    if not has_chain(game.variant):
         name = PRESETS[game.variant].name
         raise NotFound(
             f"{name} has no lay-offs after going out: every card held counts in full, and the checker "
