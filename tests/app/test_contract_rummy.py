@@ -509,3 +509,12 @@ def test_the_cards_page_scores_held_cards_in_full_and_takes_the_exact_cut(
     ).headers["Location"]
     page = client.get(f"{without}/rounds/cards")
     assert page.status_code == 200 and "Who cut exactly?" not in text(page) and "Round 1 from the cards" in text(page)
+
+
+def test_a_game_without_buying_still_draws_its_contract_fans_styled(client: FlaskClient) -> None:
+    game = start(client, buys_per_deal=0)
+    page = text(client.get(f"/games/{game['id']}"))
+    assert "/static/css/fans.css" in page and "/static/css/contract.css" in page
+    assert page.count('class="fan fan-set labelled" role="img"') == 2 and "js/buys.js" not in page
+    other = text(client.get(f"/games/{api_game(client, 'pay-me', PLAYERS, 'Ann')['id']}"))
+    assert "fans.css" not in other and "contract.css" not in other
