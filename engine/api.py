@@ -137,6 +137,26 @@ def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | No
     verify_in_play(cards, row.decks, row.jokers)
 
 
+def verify_hands_arranged(rules: RuleSet) -> None:
+    """Raise OptionError where every card held counts in full (Contract Rummy): there the player who
+    went out holds no cards, so no melds of theirs are checked as a way to go out, split from their
+    hand, or laid off onto when the others score; the solver's arrangements never apply.
+
+    >>> from engine.rules import rule_set
+    >>> verify_hands_arranged(rule_set("pay-me"))
+    >>> try:
+    ...     verify_hands_arranged(rule_set("contract-rummy"))
+    ... except OptionError as refusal:
+    ...     print(str(refusal)[:63])
+    in Contract Rummy every card held counts in full and the player
+    """
+    if scores_in_full(rules):
+        raise OptionError(
+            f"in {rules.preset.name} every card held counts in full and the player who went out holds no cards,"
+            " so there are no melds of theirs to check or lay off onto"
+        )
+
+
 def _declared(
     rules: RuleSet, info: RoundInfo, declarer: Sequence[str], declarer_hand: str | None
 ) -> tuple[TableMeld, ...]:
@@ -146,6 +166,7 @@ def _declared(
         return table_melds(list(declarer), rules, info) if declarer else ()
     if declarer:
         raise OptionError("give the declarer's melds or the declarer's cards, not both")
+    verify_hands_arranged(rules)
     if not isinstance(declarer_hand, str) or not declarer_hand.strip():
         raise CardError("the declarer's cards must be a string of cards")
     return declarer_melds(declarer_hand, rules, info)
@@ -192,6 +213,8 @@ def best_json(
     if not cards:
         raise CardError("the hand has no cards")
     if scores_in_full(rules):
+        if declarer or declarer_hand is not None:
+            verify_hands_arranged(rules)
         _verify_cards_exist(cards, rules, players)
         return held_in_full(cards, rules, info).as_json()
     declared = _declared(rules, info, declarer, declarer_hand)
@@ -219,6 +242,8 @@ def turn_scores_json(
     if any(cards == () for cards in parsed):
         raise CardError("a hand has no cards")
     if scores_in_full(rules):
+        if declarer or declarer_hand is not None:
+            verify_hands_arranged(rules)
         _verify_cards_exist([card for hand in parsed if hand for card in hand], rules, players)
         return [None if hand is None else held_in_full(hand, rules, info).as_json() for hand in parsed]
     declared = _declared(rules, info, declarer, declarer_hand)

@@ -104,6 +104,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
     table = _texts("table", MELD_FIELDS)
     onto = request.args.get("onto", "1")
     when_down = request.args.get("down", "earlier")
+    already = request.args.get("already", "not-yet")
     cards = request.args.get("cards", "")
     hand = request.args.get("hand", "")
     error = None
@@ -113,7 +114,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         at = disputes.checker_table(variant, round_text, request.args)
         texts = disputes.clean_melds(melds)
         if texts:
-            down = disputes.going_down(at, texts)
+            down = disputes.going_down(at, texts, already)
         if cards.strip() or any(text.strip() for text in table):
             layoff = disputes.table_layoff(at, table, onto, cards, when_down)
         if hand.strip():
@@ -132,6 +133,7 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         table=table,
         onto=onto,
         when_down=when_down,
+        already=already,
         cards=cards,
         hand=hand,
         hand_cards=at.most_held,
@@ -230,9 +232,18 @@ def _chain_page(game: Game, number: int, error: str | None = None, status: int =
     return page, status
 
 
+def _chain_game(game: Game) -> Game:
+    """The game, or a 404 page in one sentence where it has no lay-off chain (Contract Rummy)."""
+    try:
+        disputes.verify_chain(game)
+    except ServiceError as failure:
+        abort(failure.status, description=sentence(failure.message))
+    return game
+
+
 @bp.get("/games/<game_id>/rounds/<int:number>/layoffs")
 def layoffs(game_id: str, number: int) -> Any:
-    game = load_game(game_id)
+    game = _chain_game(load_game(game_id))
     number = _round_number(game, str(number))
     return _chain_page(game, number)
 
@@ -240,7 +251,7 @@ def layoffs(game_id: str, number: int) -> Any:
 @bp.post("/games/<game_id>/rounds/<int:number>/declarer")
 def declarer_check(game_id: str, number: int) -> Any:
     """The declarer check: each meld, then the whole hand; legal melds start the round's lay-off chain."""
-    game = _load_for_edit(game_id)
+    game = _chain_game(_load_for_edit(game_id))
     number = _round_number(game, str(number))
     melds = _texts("meld", DECLARER_FIELDS)
     try:
@@ -253,7 +264,7 @@ def declarer_check(game_id: str, number: int) -> Any:
 @bp.post("/games/<game_id>/rounds/<int:number>/layoffs")
 def add_layoff(game_id: str, number: int) -> Any:
     """One lay-off in turn order; a legal one extends the melds the next player sees (D6)."""
-    game = _load_for_edit(game_id)
+    game = _chain_game(_load_for_edit(game_id))
     number = _round_number(game, str(number))
     cards = request.form.get("cards", "")
     try:
@@ -375,5 +386,6 @@ def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str,
 
 @bp.app_context_processor
 def dispute_helpers() -> dict[str, Any]:
-    """The game page's dispute log (templates/disputes/_game_log.html) reads the log through this."""
-    return {"dispute_log": disputes.log_by_round}
+    """The game page's dispute log (templates/disputes/_game_log.html) reads the log through this, and
+    the dispute links ask whether the game has a lay-off chain."""
+    return {"dispute_log": disputes.log_by_round, "has_layoff_chain": disputes.has_chain}

@@ -28,37 +28,74 @@ CHANGES = (1, -1)
 # ---------------------------------------------------------------- the contract, for the pages
 
 
-@dataclass(frozen=True)
-class MeldPicture:
-    """One meld of a contract drawn as a small fan of cards: a set of one rank, or a run in one suit."""
-
-    kind: str  # "set" or "run"
-    cards: tuple[tuple[str, str, bool], ...]  # (rank, suit symbol, red) of each card drawn
-    words: str  # the text alternative
-
-
-SET_CARDS = (("7", "♠", False), ("7", "♥", True), ("7", "♦", True))
-RUN_CARDS = (("5", "♥", True), ("6", "♥", True), ("7", "♥", True), ("8", "♥", True))
-
-
 def contract_kinds(info: RoundInfo) -> tuple[str, ...]:
     """The deal's contract as "set" and "run", in order; empty for a game without contracts."""
     return tuple(str(getattr(kind, "value", kind)) for kind in info.contract)
 
 
-def pictures(kinds: Sequence[str]) -> tuple[MeldPicture, ...]:
-    """The melds of a contract as card fans with their text alternative.
+@dataclass(frozen=True)
+class FanCard:
+    """One card of a contract's picture: ``7`` and ``♥``, red or black."""
 
-    >>> [picture.words for picture in pictures(("set", "run"))]
-    ['a set: three or more cards of one rank', 'a run: four or more cards of one suit in sequence']
+    rank: str
+    suit: str
+    red: bool
+
+    @property
+    def symbol(self) -> str:
+        return self.rank + self.suit
+
+
+_COUNT_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@dataclass(frozen=True)
+class Fan:
+    """One meld of a contract drawn as a small fan of example cards, with its text alternative."""
+
+    kind: str  # "set" or "run"
+    cards: tuple[FanCard, ...]
+
+    @property
+    def words(self) -> str:
+        """What the picture shows, for screen readers.
+
+        >>> [fan.words for fan in contract_fans(("set", "run"))]
+        ['a set: three or more cards of one rank', 'a run: four or more cards of one suit in sequence']
+        """
+        count = _COUNT_WORDS.get(len(self.cards), str(len(self.cards)))
+        if self.kind == "run":
+            return f"a run: {count} or more cards of one suit in sequence"
+        return f"a set: {count} or more cards of one rank"
+
+
+# Example cards for the pictures: a set of each of these ranks, a run in each of these suits.
+_SET_RANKS = ("7", "K", "4")
+_RUN_SUITS = (("♥", True, 5), ("♠", False, 9), ("♦", True, 3))
+_SET_SUITS = (("♠", False), ("♥", True), ("♦", True))
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3) -> tuple[Fan, ...]:
+    """A contract as pictures: each set as cards of one rank, each run as cards of one suit in sequence.
+
+    >>> [" ".join(card.symbol for card in fan.cards) for fan in contract_fans(["set", "run"])]
+    ['7♠ 7♥ 7♦', '5♥ 6♥ 7♥ 8♥']
     """
-    drawn = []
+    fans = []
+    sets = runs = 0
     for kind in kinds:
-        if kind == "run":
-            drawn.append(MeldPicture(kind, RUN_CARDS, "a run: four or more cards of one suit in sequence"))
+        if kind == "set":
+            rank = _SET_RANKS[sets % len(_SET_RANKS)]
+            suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for suit, red in suits)))
+            sets += 1
         else:
-            drawn.append(MeldPicture(kind, SET_CARDS, "a set: three or more cards of one rank"))
-    return tuple(drawn)
+            suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
+            ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
+            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for rank in ranks)))
+            runs += 1
+    return tuple(fans)
 
 
 # ---------------------------------------------------------------- buys

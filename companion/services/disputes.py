@@ -25,7 +25,15 @@ from companion.services.rules import (
     option_lines,
 )
 from companion.services.store import PRESETS, engine_call, rules_for
-from engine.api import best_json, check_json, contract_json, deck_row, layoff_json, turn_scores_json
+from engine.api import (
+    best_json,
+    check_json,
+    contract_json,
+    deck_row,
+    layoff_json,
+    turn_scores_json,
+    verify_hands_arranged,
+)
 from engine.cards import (
     Card,
     MeldCard,
@@ -36,7 +44,7 @@ from engine.cards import (
     symbols_in,
     verify_in_play,
 )
-from engine.contracts import buys_limit, verify_may_lay_off
+from engine.contracts import buys_limit, verify_go_down, verify_may_lay_off
 from engine.errors import CannotGoOut, ContractError, EngineError
 from engine.layoffs import layoff_turns, table_melds, verify_laid_down
 from engine.penalties import base_penalty, scores_in_full
@@ -108,6 +116,12 @@ class Table:
     def changed_query(self) -> dict[str, str]:
         """The house rules that differ from the preset's, as query-string values (a link to the checker)."""
         return {line.key: line.query for line in self.house_rules if line.changed}
+
+    @property
+    def held_in_full(self) -> bool:
+        """Whether every card held counts in full (Contract Rummy): the player who went out holds none,
+        and nothing is arranged into melds or laid off onto theirs."""
+        return bool(scores_in_full(self.rules))
 
     @property
     def has_contract(self) -> bool:
@@ -371,7 +385,9 @@ class DeclarerCheck:
 
 
 def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> DeclarerCheck:
-    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out."""
+    """Each meld by the engine, then the whole hand (melds and discard) by engine.solver.going_out;
+    refused where held cards count in full (Contract Rummy: the solver knows no contracts)."""
+    engine_call(verify_hands_arranged, at.rules)
     answer = check_melds(at, melds)
     views = meld_views(answer, melds, at.info)
     thrown: tuple[Card, ...] = engine_call(parse_cards, discard) if discard.strip() else ()
@@ -445,14 +461,28 @@ class GoingDown:
     valid: bool
     reason: str | None
     melds: tuple[MeldView, ...]
+    refused: bool = False
+    """The player may not go down now (they went down earlier this deal), whatever the melds."""
 
 
-def going_down(at: Table, melds: Sequence[str]) -> GoingDown:
-    """Whether the melds are exactly the deal's contract (``engine contract``)."""
+# Whether the player going down has already gone down this deal.
+ALREADY_DOWN = {"not-yet": False, "already": True}
+
+
+def going_down(at: Table, melds: Sequence[str], already: str = "not-yet") -> GoingDown:
+    """Whether the player may go down now (once a deal: `already`, a key of ALREADY_DOWN), and whether
+    the melds are exactly the deal's contract (``engine contract``)."""
+    if already not in ALREADY_DOWN:
+        raise InvalidInput("choose whether the player going down has already gone down this deal")
     if not melds:
         raise InvalidInput("enter the melds laid down")
     answer = contract_command(at.variant, at.round, at.options, list(melds), at.players)
-    return GoingDown(bool(answer["valid"]), answer["reason"], meld_views(answer, melds, at.info))
+    views = meld_views(answer, melds, at.info)
+    try:
+        verify_go_down(at.rules, at.info, "this player", already_down=ALREADY_DOWN[already])
+    except ContractError as refusal:
+        return GoingDown(False, str(refusal), views, refused=True)
+    return GoingDown(bool(answer["valid"]), answer["reason"], views)
 
 
 @dataclass(frozen=True)
@@ -547,6 +577,8 @@ def score_hands(
     if own_kept is not None:
         kept[went_out] = own_kept
         merged[went_out] = 0
+    elif scores_in_full(at.rules):
+        merged.setdefault(went_out, 0)  # the player who went out holds no cards
     others = {name: text for name, text in hands.items() if name != went_out}
     views, texts = hands_in_turn(at, game.players, went_out, others, laid)
     kept |= texts
@@ -558,7 +590,12 @@ def declarer_table(
     at: Table, went_out: str, melds: Sequence[str], own: str | None
 ) -> tuple[list[list[str]], str | None]:
     """The declarer's melds as laid down, from melds entered or their hand (melds split by ``|``,
-    or a plain hand the engine splits), and the cards to keep for them."""
+    or a plain hand the engine splits), and the cards to keep for them. Where held cards count in
+    full (Contract Rummy) the player who went out holds no cards: no melds, nothing to keep."""
+    if scores_in_full(at.rules):
+        if melds or (own is not None and own.replace("|", "").strip()):
+            raise InvalidInput(f"{went_out} went out, so they hold no cards: leave their cards and melds empty")
+        return [], None
     if not melds and own is not None and "|" in own:
         melds = clean_melds(own.split("|"))
     if melds:
@@ -623,6 +660,7 @@ def _canonical_meld(text: str) -> str:
 
 def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
     """The declarer's melds as laid down, once the engine agrees they are a way to go out (D8)."""
+    engine_call(verify_hands_arranged, at.rules)
     laid = _laid_melds(at, melds)
     cards = [MeldCard.parse(token).card for meld in laid for token in meld]
     row = engine_call(deck_row, at.rules, at.players)
@@ -636,6 +674,7 @@ def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
 
 def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> list[list[str]]:
     """A declarer's whole hand, split by the engine into melds (and a discard), as laid down."""
+    engine_call(verify_hands_arranged, at.rules)
     row = engine_call(deck_row, at.rules, at.players)
     engine_call(verify_in_play, cards, row.decks, row.jokers)
     try:
@@ -825,6 +864,22 @@ def current_chain(game: Game, number: int) -> Chain | None:
     return Chain(start, declarer, turn_order(game.players, declarer), layoffs, melds)
 
 
+def has_chain(variant: str) -> bool:
+    """Whether a game has a going-out check and a lay-off chain after it: not where every card held
+    counts in full (Contract Rummy lays off onto the table during the deal; the checker judges that)."""
+    return not _held_in_full(variant)
+
+
+def verify_chain(game: Game) -> None:
+    """NotFound, in one sentence, for a game without a lay-off chain (see has_chain)."""
+    if not has_chain(game.variant):
+        name = PRESETS[game.variant].name
+        raise NotFound(
+            f"{name} has no lay-offs after going out: every card held counts in full, and the checker "
+            "judges going down and lay-offs onto the table"
+        )
+
+
 def start_chain(
     game: Game, number: int, declarer: object, melds: Sequence[object], discard: str = "", *, commit: bool = True
 ) -> Dispute:
@@ -854,6 +909,7 @@ def _meld_json(view: MeldView) -> dict[str, Any]:
 
 def add_layoff(game: Game, number: int, player: object, onto: object, cards: object, *, commit: bool = True) -> Dispute:
     """Judge one lay-off onto the melds as they now lie; a legal one extends them for the next player."""
+    verify_chain(game)
     chain = current_chain(game, number)
     if chain is None:
         raise InvalidInput("enter the declarer's melds first")

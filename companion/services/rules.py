@@ -5,12 +5,13 @@ Every fact comes from the engine; nothing here decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InvalidInput
 from companion.services import play_or_pay
+from companion.services.contract import Fan, contract_fans
 from companion.services.store import PRESETS, RUMMY_PRESETS, engine_call, rules_for
 from engine import play_or_pay as pop
 from engine import pot as pots
@@ -197,27 +198,6 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
 
 
 @dataclass(frozen=True)
-class FanCard:
-    """One card of a contract's picture: ``7`` and ``♥``, red or black."""
-
-    rank: str
-    suit: str
-    red: bool
-
-    @property
-    def symbol(self) -> str:
-        return self.rank + self.suit
-
-
-@dataclass(frozen=True)
-class Fan:
-    """One meld of a contract as a small fan of example cards."""
-
-    kind: str  # "set" or "run"
-    cards: tuple[FanCard, ...]
-
-
-@dataclass(frozen=True)
 class ContractDeal:
     """One deal of a contract game: its cards, its contract in words and pictures."""
 
@@ -227,35 +207,6 @@ class ContractDeal:
     kinds: tuple[str, ...]
     fans: tuple[Fan, ...]
     no_final_discard: bool
-
-
-# Example cards for the pictures: a set of each of these ranks, a run in each of these suits.
-_SET_RANKS = ("7", "K", "4")
-_RUN_SUITS = (("♥", True, 5), ("♠", False, 9), ("♦", True, 3))
-_SET_SUITS = (("♠", False), ("♥", True), ("♦", True))
-_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-
-
-def contract_fans(kinds: Sequence[str], run_length: int = 4, set_length: int = 3) -> tuple[Fan, ...]:
-    """A contract as pictures: each set as cards of one rank, each run as cards of one suit in sequence.
-
-    >>> [" ".join(card.symbol for card in fan.cards) for fan in contract_fans(["set", "run"])]
-    ['7♠ 7♥ 7♦', '5♥ 6♥ 7♥ 8♥']
-    """
-    fans = []
-    sets = runs = 0
-    for kind in kinds:
-        if kind == "set":
-            rank = _SET_RANKS[sets % len(_SET_RANKS)]
-            suits = [_SET_SUITS[index % len(_SET_SUITS)] for index in range(set_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for suit, red in suits)))
-            sets += 1
-        else:
-            suit, red, low = _RUN_SUITS[runs % len(_RUN_SUITS)]
-            ranks = [_RANK_NAMES.get(value, str(value)) for value in range(low, low + run_length)]
-            fans.append(Fan(kind, tuple(FanCard(rank, suit, red) for rank in ranks)))
-            runs += 1
-    return tuple(fans)
 
 
 @dataclass(frozen=True)

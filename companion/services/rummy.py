@@ -16,7 +16,7 @@ from typing import Any
 from companion.errors import InvalidInput, NotFound
 from companion.models import Game, Round, RoundRevision, utc_now
 from companion.services import contract, disputes, pot
-from companion.services.contract import MeldPicture
+from companion.services.contract import Fan
 from companion.services.pot import PotView
 from companion.services.sheets import KNOCKING_VARIANTS
 from companion.services.store import (
@@ -83,8 +83,8 @@ class RoundPlan:
     no_final_discard: bool = False  # Contract Rummy's last deal: going out needs no discard
 
     @property
-    def contract_pictures(self) -> tuple[MeldPicture, ...]:
-        return contract.pictures(self.contract)
+    def contract_fans(self) -> tuple[Fan, ...]:
+        return contract.contract_fans(self.contract)
 
     def as_json(self) -> dict[str, Any]:
         return {

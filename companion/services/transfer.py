@@ -212,7 +212,8 @@ def _csv(header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
 
 
 def export_csv(game: Game) -> str:
-    """One row per round: the round's facts, then each player's score, points and total so far.
+    """One row per round: the round's facts, then each player's score, points and total so far (and,
+    in a game with buys, their buys in that deal).
 
     A Play or Pay game has a row per settled hand: dealer, winner, each player's chips won or paid
     and their balance after the hand.
@@ -221,9 +222,10 @@ def export_csv(game: Game) -> str:
         return _play_or_pay_csv(game)
     view = rummy.build_view(game)
     players = list(view.players)
+    with_buys = view.buys is not None  # Contract Rummy with buying: each player's buys in the deal
     header: list[object] = ["round", "cards", "wild", "multiplier", "dealer", "went_out"]
     for name in players:
-        header += [f"{name} score", f"{name} points", f"{name} total"]
+        header += [f"{name} score", f"{name} points", f"{name} total"] + ([f"{name} buys"] if with_buys else [])
     running = dict.fromkeys(players, 0)
     rows = []
     for played in view.rounds:
@@ -238,6 +240,8 @@ def export_csv(game: Game) -> str:
         for name in players:
             running[name] += played.points[name]
             row += [played.scores[name], played.points[name], running[name]]
+            if with_buys:
+                row.append((played.buys or {}).get(name, 0))
         rows.append(row)
     return _csv(header, rows)
 

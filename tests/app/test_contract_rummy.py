@@ -3,6 +3,8 @@ counter (JSON API and page form), the exact cut, exports, the API state and grou
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Callable
@@ -240,6 +242,31 @@ def test_buys_are_stored_with_the_deal_and_the_count_starts_again(client: FlaskC
     assert undone.get_json()["buys"] == {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}
     again = score(client, game, "Ann", {"Ann": 0, "Bob": 20, "Cy": 40, "Dee": 5}).get_json()
     assert again["rounds"][0]["buys"] == {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}
+
+
+def test_the_csv_export_has_each_players_buys_per_deal_in_a_game_with_buys(client: FlaskClient) -> None:
+    game = start(client)
+    buy(client, game, "Bob")
+    buy(client, game, "Bob")
+    buy(client, game, "Dee")
+    score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5})
+    score(client, game, "Cy", {"Ann": 10, "Bob": 5, "Cy": 0, "Dee": 15})
+    rows = list(csv.reader(io.StringIO(text(client.get(f"/games/{game['id']}/export.csv")))))
+    header = rows[0]
+    assert header[6:10] == ["Ann score", "Ann points", "Ann total", "Ann buys"]
+    assert [name for name in header if name.endswith(" buys")] == [f"{name} buys" for name in PLAYERS]
+    buys = [{name: int(row[header.index(f"{name} buys")]) for name in PLAYERS} for row in rows[1:]]
+    assert buys == [{"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}, dict.fromkeys(PLAYERS, 0)]
+    assert [int(row[header.index("Bob total")]) for row in rows[1:]] == [25, 30]
+
+
+def test_the_csv_export_has_no_buys_column_without_buying(client: FlaskClient) -> None:
+    game = start(client, buys_per_deal=0)
+    score(client, game, "Ann", {"Ann": 0, "Bob": 25, "Cy": 40, "Dee": 5})
+    header = next(csv.reader(io.StringIO(text(client.get(f"/games/{game['id']}/export.csv")))))
+    assert "Bob total" in header and not any("buys" in name for name in header)
+    other = api_game(client, "pay-me", PLAYERS, "Ann")
+    assert "buys" not in text(client.get(f"/games/{other['id']}/export.csv")).splitlines()[0]
 
 
 # ---------------------------------------------------------------- buys through the page
@@ -482,3 +509,12 @@ def test_the_cards_page_scores_held_cards_in_full_and_takes_the_exact_cut(
     ).headers["Location"]
     page = client.get(f"{without}/rounds/cards")
     assert page.status_code == 200 and "Who cut exactly?" not in text(page) and "Round 1 from the cards" in text(page)
+
+
+def test_a_game_without_buying_still_draws_its_contract_fans_styled(client: FlaskClient) -> None:
+    game = start(client, buys_per_deal=0)
+    page = text(client.get(f"/games/{game['id']}"))
+    assert "/static/css/fans.css" in page and "/static/css/contract.css" in page
+    assert page.count('class="fan fan-set labelled" role="img"') == 2 and "js/buys.js" not in page
+    other = text(client.get(f"/games/{api_game(client, 'pay-me', PLAYERS, 'Ann')['id']}"))
+    assert "fans.css" not in other and "contract.css" not in other

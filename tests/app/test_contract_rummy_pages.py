@@ -85,15 +85,18 @@ def test_the_rules_page_gives_each_deal_its_cards_and_contract_in_words_and_pict
     for number, _cards, cell in rows:
         contract = CONTRACTS[int(number)]
         assert f'<span class="cr-words">{contract.capitalize()}</span>' in cell
-        fans = re.findall(r'<span class="cr-fan cr-(set|run)">', cell)
+        fans = re.findall(r'<span class="fan fan-(set|run)" role="img" aria-label="a \1: [a-z ]+"', cell)
         assert sorted(fans) == kinds_of(contract)
-        assert 'aria-hidden="true"' in cell  # the pictures repeat the words: screen readers skip them
-    assert table.count('<span class="cr-card red">') > 0
+        assert '<span class="fan-card' in cell and 'aria-hidden="true"' in cell  # each fan is read by its words
+    assert table.count('<span class="fan-card red" aria-hidden="true">') > 0
     assert "To go out, play every card: no final discard." in plain(rows[6][2])
     assert "no final discard" not in plain(rows[5][2])
     # A run in the pictures has the game's run length; a set three cards.
-    assert re.search(r'<span class="cr-fan cr-run">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){4}</span>', table)
-    assert re.search(r'<span class="cr-fan cr-set">(<span class="cr-card[^"]*">[^<]+<br>[^<]+</span>){3}</span>', table)
+    card = r'<span class="fan-card[^"]*" aria-hidden="true">[^<]+<br>[^<]+</span>'
+    run = '<span class="fan fan-run" role="img" aria-label="a run: four or more cards of one suit in sequence">'
+    assert re.search(run + "(" + card + "){4}</span>", table)
+    a_set = '<span class="fan fan-set" role="img" aria-label="a set: three or more cards of one rank">'
+    assert re.search(a_set + "(" + card + "){3}</span>", table)
 
 
 def test_the_rules_page_covers_section_9_in_plain_words(client: FlaskClient) -> None:
@@ -321,7 +324,7 @@ def test_the_checker_has_a_contract_mode_for_contract_rummy_only(client: FlaskCl
     words = plain(page)
     assert "Going down: the melds laid down" in words and "Laying off, after going down" in words
     assert "Contract Rummy deal 3: 10 cards, contract two runs" in words
-    assert page.count('<span class="cr-fan cr-run">') == 2
+    assert page.count('<span class="fan fan-run" role="img"') == 2
     assert 'href="/rules/contract-rummy"' in page
     for variant in ("pay-me", "3-13"):
         other = page_of(client.get("/check", query_string={"variant": variant, "round": "3"}))
@@ -341,6 +344,28 @@ def test_going_down_with_the_contract(client: FlaskClient) -> None:
     words = plain(page)
     assert "✓ Going down: this is the contract" in words
     assert "(🃏 as J♠)" in words
+
+
+def test_going_down_twice_in_a_deal_is_refused_with_the_engines_reason(client: FlaskClient) -> None:
+    melds = {"meld-0": "5H 6H 7H 8H", "meld-1": "9S 10S JK QS"}
+    first = check(client, round="3", already="not-yet", **melds)
+    assert "✓ Going down: this is the contract" in plain(first)
+    assert '<option value="not-yet" selected>has not gone down this deal</option>' in first
+    again = check(client, round="3", already="already", **melds)
+    words = plain(again)
+    assert "✗ May not go down again" in words and "This player has already gone down this deal" in words
+    assert "✓ Going down" not in words
+    assert '<option value="already" selected>has already gone down this deal</option>' in again
+    # The melds are still judged one by one, and a lay-off on the same page is judged on its own.
+    assert "Legal run" in words
+
+
+def test_going_down_asks_whether_the_player_went_down_in_plain_words(client: FlaskClient) -> None:
+    page = check(client, round="3")
+    assert '<label for="already">The player going down</label>' in page
+    bad = plain(check(client, 400, round="3", already="twice", **{"meld-0": "5H 6H 7H 8H"}))
+    assert "Choose whether the player going down has already gone down this deal." in bad
+    assert "already_down" not in bad
 
 
 def test_an_illegal_meld_is_named_with_cards_as_symbols(client: FlaskClient) -> None:
@@ -474,7 +499,7 @@ def test_a_games_rules_page_is_the_contract_page_with_its_house_rules(client: Fl
     assert "House rules changed from the preset: Twos wild on." in words
     assert "Jokers and 2s are wild" in words
     assert 'class="dp-here"><th scope="row">3–4</th>' in page
-    assert page.count('<span class="cr-fan ') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
+    assert page.count('<span class="fan fan-') == sum(len(kinds_of(contract)) for contract in CONTRACTS.values())
 
 
 def test_a_games_sheet_page_and_pdf_show_each_deals_contract(client: FlaskClient, game_id: str) -> None:
@@ -496,3 +521,16 @@ def test_the_in_game_checker_links_the_going_down_check(client: FlaskClient, gam
     assert target == "/check?variant=contract-rummy&round=1&players=4&twos_wild=true"
     words = plain(page_of(client.get(target + "&meld-0=5H 5S 2D&meld-1=KC KD JK")))
     assert "✓ Going down: this is the contract" in words and "2 decks + 4 jokers" in words
+
+
+def test_the_game_page_the_rules_page_and_the_checker_draw_the_same_fans(client: FlaskClient, game_id: str) -> None:
+    pages = [
+        page_of(client.get(f"/games/{game_id}")),
+        page_of(client.get("/rules/contract-rummy")),
+        check(client, round="1"),
+    ]
+    for page in pages:
+        assert "/static/css/fans.css" in page
+        fan = r'<span class="fan fan-set( labelled)?" role="img" aria-label="a set: three or more cards of one rank">'
+        assert re.search(fan, page)
+    assert "cr-fan" not in "".join(pages) and "cr-card" not in "".join(pages)

@@ -58,6 +58,13 @@ def test_going_down_against_the_deals_contract(phone: tuple[Any, list[str]], bas
     expect(page.locator("#down-result")).to_contain_text("🃏 as J♠")
     check_phone_layout(page, TAP_TARGETS, exclude=".cp-panel")
 
+    # The same melds from a player who went down earlier this deal: refused, in the engine's words.
+    page.select_option("#already", "already")
+    page.get_by_role("button", name="Check", exact=True).click()
+    expect(page.locator("#down-result")).to_contain_text("✗ May not go down again")
+    expect(page.locator("#down-reason")).to_have_text("This player has already gone down this deal")
+    page.select_option("#already", "not-yet")
+
     # Later, K♠ laid off onto another player's run.
     page.fill("#table-0", "5H 6H 7H 8H")
     page.locator("#lay-off").get_by_role("button", name="Add a meld").click()

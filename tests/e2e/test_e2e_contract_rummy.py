@@ -69,7 +69,7 @@ def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: s
 
     # Deal 1: two sets, ten cards each.
     expect(page.locator("#contract")).to_contain_text("Contract: two sets")
-    expect(page.locator("#contract .fan.set")).to_have_count(2)
+    expect(page.locator("#contract .fan.fan-set")).to_have_count(2)
     expect(page.locator("#round .facts")).to_contain_text("10 cards each")
     row = page.locator(".buy-row[data-player=Bob]")
     for _ in range(3):
