@@ -168,7 +168,7 @@ def test_decision_codes_and_option_keys_appear_only_in_headings(client: FlaskCli
 @pytest.mark.parametrize(
     ("url", "status", "message"),
     [
-        ("/rules/contract-rummy?twos_wild=maybe", 400, 'option "twos_wild" takes true or false, not "maybe"'),
+        ("/rules/contract-rummy?twos_wild=maybe", 400, 'Twos wild: on or off, not "maybe"'),
         ("/rules/contract-rummy?buys_per_deal=99", 400, 'Buys per deal takes a whole number from 0 to 20, not "99"'),
         ("/rules/contract-rummy?deal_sizes=10,12", 400, "Cards dealt takes one number for every deal or 7 numbers"),
     ],
@@ -436,7 +436,7 @@ def test_the_checker_takes_the_house_rules_and_the_table_size(client: FlaskClien
         ({"round": "3", "players": "x"}, 'Players must be a whole number, not "x"'),
         ({"round": "3", "players": "2"}, "Contract Rummy takes 3 to 8 players, not 2"),
         ({"round": "3", "ace_points": "x"}, 'Points for an ace takes a whole number from 0 to 100, not "x"'),
-        ({"round": "3", "twos_wild": "maybe"}, 'takes true or false, not "maybe"'),
+        ({"round": "3", "twos_wild": "maybe"}, 'Twos wild: on or off, not "maybe"'),
     ],
 )
 def test_bad_house_rules_in_the_checker_are_400_pages(

@@ -92,7 +92,7 @@ def test_the_deal_table_gives_every_table_size_its_cards(client: FlaskClient) ->
 def test_the_starting_chips_option_and_its_effect(client: FlaskClient) -> None:
     response = client.get("/rules/play-or-pay")
     words = plain(response)
-    assert "Starting chips chips 20 chips each · choices: 1 to 10000" in words
+    assert "Starting chips 20 chips each · choices: 1 to 10000" in words
     assert pop.CHIPS_OPTION.effect in words
     assert "Changed from the preset" not in words
     page = text(response)
