@@ -285,12 +285,18 @@ DECISION_CODE = re.compile(r"\(D\d+\)|overrides D\d|seed 0\d\d|not_more_than_nat
 
 
 def test_no_page_template_outside_the_rules_pages_shows_decision_codes_or_option_keys() -> None:
+    from engine.rules import ALL_OPTION_SPECS
+
+    keys = re.compile("|".join(key for key in ALL_OPTION_SPECS if "_" in key))
     offending = []
     for template in (ROOT / "templates").rglob("*.html"):
         if template.parent.name == "rules":
             continue
         text = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"), flags=re.S)
         offending += [f"{template.name}: {found}" for found in DECISION_CODE.findall(text)]
+        # The words a reader sees: no tags (field names may be keys), no template code.
+        words = re.sub(r"\{%.*?%\}|\{\{.*?\}\}|<[^>]*>", " ", text, flags=re.S)
+        offending += [f"{template.name}: {found}" for found in keys.findall(words)]
     assert offending == []
 
 
