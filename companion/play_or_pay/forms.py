@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wtforms import HiddenField, IntegerField, SelectField, StringField
+from wtforms import HiddenField, IntegerField, SelectField
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.games.forms import ActionForm, FirstDealerForm
@@ -21,13 +21,11 @@ class PlayOrPayForm(FirstDealerForm):
 
 
 class HandEventForm(ActionForm):
-    """One tap on the hand screen: played, paid, or a lead (rank and suit)."""
+    """One tap on the hand screen: played, paid, or a lead (a card of the grid)."""
 
     type = HiddenField()
     player = HiddenField()
     card = HiddenField()
-    rank = StringField("Rank")
-    suit = StringField()
 
 
 class PurchaseForm(ActionForm):

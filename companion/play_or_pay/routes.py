@@ -105,10 +105,8 @@ def hand_event(game_id: str) -> Any:
     form = HandEventForm()
     kind = form.type.data
     body: dict[str, Any] = {"type": "pay" if kind == "pay" else "play", "player": form.player.data}
-    if kind == "play":
+    if kind in ("play", "lead") and form.card.data:  # the card needed, or a tap on the lead's card grid
         body["card"] = form.card.data
-    elif kind == "lead":  # a tap on the card grid; or a rank and a suit
-        body["card"] = form.card.data or f"{form.rank.data or ''}{form.suit.data or ''}"
     elif kind != "pay":
         abort(400, description=FORM_INCOMPLETE)
     try:
