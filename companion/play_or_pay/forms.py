@@ -14,8 +14,8 @@ class PlayOrPayForm(FirstDealerForm):
         "Starting chips, each player",
         default=play_or_pay.DEFAULT_CHIPS,
         validators=[
-            InputRequired("Enter the starting chips."),
-            NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
+            InputRequired(f"enter a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
+            NumberRange(1, play_or_pay.MAX_CHIPS, f"a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
         ],
     )
 
@@ -35,8 +35,8 @@ class PurchaseForm(ActionForm):
     chips = IntegerField(
         "Chips bought",
         validators=[
-            InputRequired("Enter how many chips."),
-            NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
+            InputRequired(f"enter a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
+            NumberRange(1, play_or_pay.MAX_CHIPS, f"a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
         ],
     )
 

@@ -63,3 +63,46 @@ def test_every_error_a_template_shows_goes_through_the_sentence_filter() -> None
                 unshaped += [f"{template.name}: {shown}" for shown in re.findall(r"\{\{[^}]*\}\}", line)
                              if "sentence" not in shown]
     assert unshaped == []
+
+
+OPTION_STYLE = re.compile(r"^[A-Z][^:]*: [a-z]")  # "Title: a whole number …", as the engine's option errors
+
+
+def test_option_errors_of_the_api_read_title_colon_lower_case(client: FlaskClient) -> None:
+    for body in (
+        {"variant": "3-13", "players": ["Ann", "Bob", "Cy"], "options": {"ante": -5}},
+        {"variant": "pay-me", "players": ["Ann", "Bob", "Cy"], "options": {"pot": "maybe"}},
+        {"variant": "play-or-pay", "players": ["Ann", "Bob", "Cy"], "options": {"chips": 0}},
+        {"variant": "3-13", "players": ["Ann", "Bob", "Cy"], "options": {"double_rounds": [12]}},
+    ):
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 400
+        assert OPTION_STYLE.match(refused.get_json()["error"]), refused.get_json()
+
+
+@pytest.mark.parametrize(
+    ("url", "data", "says"),
+    [
+        ("/games/new?variant=3-13", {"players": "Ann\nBob\nCy", "opt_pot": "y", "opt_ante": "-5"},
+         "Ante, each player (cents): a whole number of cents from 0 to 100000."),
+        ("/games/new/chips", {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": "0"},
+         "Starting chips, each player: a whole number of chips from 1 to 10000."),
+        ("/games/new/chips", {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": ""},
+         "Starting chips, each player: enter a whole number of chips from 1 to 10000."),
+    ],
+)
+def test_option_errors_of_the_forms_read_title_colon_lower_case(
+    post_form: Callable[..., Any], url: str, data: dict[str, str], says: str
+) -> None:
+    refused = post_form(url, data)
+    assert refused.status_code == 400
+    assert alert_of(refused) == says
+
+
+def test_the_rules_page_says_a_bad_stack_as_the_api_does(client: FlaskClient) -> None:
+    page = client.get("/rules/play-or-pay?chips=0")
+    assert page.status_code == 400
+    assert alert_of(page) == 'Starting chips: a whole number of chips from 1 to 10000, not "0".'
+    api = client.post("/api/games", json={"variant": "play-or-pay", "players": ["Ann", "Bob", "Cy"],
+                                          "options": {"chips": 0}})
+    assert api.get_json()["error"] == 'Starting chips: a whole number of chips from 1 to 10000, not "0"'

@@ -209,7 +209,7 @@ def test_the_form_records_the_way_and_the_game_page_says_it(
         ({"first_dealer_method": "high_card", "first_dealer": "random"}, "Choose the player who won the high-card"),
         ({"first_dealer_method": "chosen"}, "Choose who deals first."),
         ({"first_dealer_method": "coin"}, '"coin" is not a way to pick the first dealer'),
-        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "x"}, "Score keeper: Not a valid choice"),
+        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "x"}, "Score keeper: not a valid choice"),
     ],
 )
 def test_an_incomplete_first_dealer_choice_is_a_400(

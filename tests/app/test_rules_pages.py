@@ -78,7 +78,7 @@ def test_penalty_tables_follow_the_round(client: FlaskClient) -> None:
     ("url", "status", "message"),
     [
         ("/rules/nope", 404, "There is no preset"),
-        ("/rules/play-or-pay?chips=0", 400, "The starting chips must be a whole number from 1 to 10000"),
+        ("/rules/play-or-pay?chips=0", 400, "Starting chips: a whole number of chips from 1 to 10000"),
         ("/rules/pay-me?ace=sideways", 400, "Ace in runs: low, high or both, not &#34;sideways&#34;"),
         ("/rules/pay-me?round=12", 400, "Round 12 does not exist"),
         ("/rules/pay-me?round=x", 400, "Round must be a whole number"),
