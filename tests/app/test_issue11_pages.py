@@ -337,6 +337,15 @@ def test_a_decision_on_a_rules_page_leaves_out_a_house_rule_the_preset_does_not_
     assert "The house rule Wild in its own place is natural lets a wild card" in pay_me
 
 
+def test_a_game_sheet_names_house_rule_choices_in_words(client: FlaskClient) -> None:
+    options = {"penalty_table": "three-thirteen", "wild_limit": "none", "ace": "both"}
+    game = new_game(client, variant="pay-me", options=options).get_json()
+    words = plain(client.get(f"/games/{game['id']}/sheet"))
+    assert "Penalty table: Three Thirteen" in words and "Ace in runs: Both" in words
+    assert "Wild cards per meld: Any number, all-wild melds too" in words
+    assert "three-thirteen" not in words
+
+
 def test_a_refused_new_game_form_names_the_house_rule_in_words(
     client: FlaskClient, post_form: Callable[..., Any]
 ) -> None:
