@@ -143,6 +143,7 @@ def _api_sentence(error: HTTPException) -> str:
 def install(app: Flask, current_state: CurrentState) -> None:
     """The app's error handlers; `current_state` reads a game's API state for a 409 answer."""
     app.wsgi_app = CloseAfterTooLarge(app.wsgi_app)  # type: ignore[method-assign]
+    app.add_template_filter(sentence, "sentence")  # every error a page shows: a capital first, a full stop last
 
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> Any:

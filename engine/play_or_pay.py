@@ -253,11 +253,11 @@ def verify_chips(stack: object) -> int:
     >>> verify_chips(0)
     Traceback (most recent call last):
     ...
-    engine.play_or_pay.PlayOrPayError: the starting chips must be a whole number from 1 to 10000, not "0"
+    engine.play_or_pay.PlayOrPayError: Starting chips: a whole number of chips from 1 to 10000, not "0"
     """
     if not _whole(stack) or not CHIPS_OPTION.minimum <= stack <= CHIPS_OPTION.maximum:
         raise PlayOrPayError(
-            f"the starting chips must be a whole number from {CHIPS_OPTION.minimum} to {CHIPS_OPTION.maximum}, "
+            f"{CHIPS_OPTION.title}: a whole number of chips from {CHIPS_OPTION.minimum} to {CHIPS_OPTION.maximum}, "
             f'not "{stack}"'
         )
     return stack

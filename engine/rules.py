@@ -696,6 +696,19 @@ class Decision:
     title: str
     text: str
     option: str | None
+    option_text: str = ""  # the sentence about `option`, said only where the preset takes that option
+
+    def text_for(self, preset: Preset) -> str:
+        """The decision in words for a preset: the sentence about its house rule only if the preset takes it.
+
+        >>> "Wild in its own place" in DECISIONS["D1"].text_for(PRESETS["pay-me"])
+        True
+        >>> "Wild in its own place" in DECISIONS["D1"].text_for(PRESETS["contract-rummy"])
+        False
+        """
+        if self.option_text and self.option in preset.option_keys:
+            return f"{self.text} {self.option_text}"
+        return self.text
 
 
 DECISIONS: dict[str, Decision] = {
@@ -704,16 +717,17 @@ DECISIONS: dict[str, Decision] = {
         Decision(
             "D1",
             "A wild card is always wild",
-            'Seed 000 defines naturals as "non-wild" cards and says a wild may stand for "a card '
+            'The original Pay Me rules define naturals as "non-wild" cards and say a wild may stand for "a card '
             'of its own denomination". So in round 3 of Pay Me (5s wild), 5♥ 5♠ 5♦ is three wild '
-            "cards and no naturals: not a legal meld. The house rule Wild in its own place is natural lets a "
-            "wild card that stands exactly for itself count as natural.",
+            "cards and no naturals: not a legal meld.",
             "wild_in_place_natural",
+            "The house rule Wild in its own place is natural lets a wild card that stands exactly for itself "
+            "count as natural.",
         ),
         Decision(
             "D2",
             "Full Cycle length",
-            "Seed 000 says 22 rounds but also says the deal rises from 3 to 14 cards and falls "
+            "The original Pay Me rules say 22 rounds but also say the deal rises from 3 to 14 cards and falls "
             "back to 3, which is 23 deals. The schedule follows the described deals: 3, 4, …, 14, "
             "13, …, 3 (23 rounds), with the round's rank wild as usual and Aces wild in the "
             "14-card round.",
@@ -722,14 +736,14 @@ DECISIONS: dict[str, Decision] = {
         Decision(
             "D3",
             "Jokers in Pay Me (family rules)",
-            "Seed 001 plays with jokers in the deck and names the round's rank as wild; jokers are "
+            "The family rules play with jokers in the deck and name the round's rank as wild; jokers are "
             "taken to be wild as well. Twos are natural.",
             None,
         ),
         Decision(
             "D4",
             "Pay Me (family rules) penalties",
-            "Seed 001 lists only a 10-point and a 5-point tier (the card pictures are lost): A-7 "
+            "The family rules list only a 10-point and a 5-point tier (the card pictures are lost): A-7 "
             "score 5, 8-K and jokers score 10; a card of the round's wild rank scores by its own "
             "rank's tier.",
             "penalty_table",
@@ -737,10 +751,10 @@ DECISIONS: dict[str, Decision] = {
         Decision(
             "D5",
             "A run's wild positions are fixed once laid down",
-            "A lay-off may not replace a wild (seed 000). A lay-off extends a meld at an end (runs) "
-            "or adds a card of the rank (sets); the meld must stay legal under the preset (wild "
-            "limit, no adjacent wilds). The same position can be filled only once (seed 001 Q&A: "
-            "a second 4♥ cannot also be laid off on A-2-3♥).",
+            "A lay-off may not replace a wild (the original Pay Me rules). A lay-off extends a meld at an end "
+            "(runs) or adds a card of the rank (sets); the meld must stay legal under the preset (wild "
+            "limit, no adjacent wilds). The same position can be filled only once (the family rules' questions "
+            "and answers: a second 4♥ cannot also be laid off on A-2-3♥).",
             "lay_offs",
         ),
         Decision(
@@ -748,8 +762,8 @@ DECISIONS: dict[str, Decision] = {
             "Lay-offs chain in turn order",
             "Players lay off one after another, starting left of the player who went out; a meld "
             "extended by an earlier player can be extended further by a later one. Lay-offs go only "
-            "onto the melds of the player who went out, never onto another player's melds (seed 001 "
-            "Q&A).",
+            "onto the melds of the player who went out, never onto another player's melds (the family "
+            "rules' questions and answers).",
             "lay_offs",
         ),
         Decision(
@@ -816,9 +830,9 @@ DECISIONS: dict[str, Decision] = {
         Decision(
             "D15",
             "House rules outside their own game",
-            "Doubled rounds, set to true (the 3-13 default), doubles the last two deals actually played: "
-            "rounds 10 and 11, or 22 and 23 with the full cycle. Rounds a table names itself stay as named. "
-            "Under a penalty table that scores cards by face value, a joker left in hand scores 15.",
+            "Doubled rounds, switched on without naming rounds (the 3-13 default), doubles the last two deals "
+            "actually played: rounds 10 and 11, or 22 and 23 with the full cycle. Rounds a table names itself "
+            "stay as named. Under a penalty table that scores cards by face value, a joker left in hand scores 15.",
             "double_rounds",
         ),
         Decision(

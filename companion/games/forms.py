@@ -103,6 +103,20 @@ TYPED_KINDS = ("bool", "choice", "rounds")
 """Option kinds with a field of their own; any other (numbers, deal sizes) is typed in words and read by the engine."""
 
 
+def field_refusal(title: str, message: str) -> str:
+    """A refused field in the style of the engine's option errors: the field's title, a colon, then lower case.
+
+    >>> field_refusal("Chips bought", "A whole number from 1 to 10000.")
+    'Chips bought: a whole number from 1 to 10000'
+    """
+    return f"{title}: {message[:1].lower()}{message[1:].rstrip('.')}"
+
+
+def form_refusal(form: FlaskForm) -> str:
+    """A form's refused fields as one sentence (the page adds the capital and the full stop)."""
+    return "; ".join(field_refusal(form[name].label.text, messages[0]) for name, messages in form.errors.items())
+
+
 def option_text(value: object) -> str:
     """An option's value as the text of its field: a list as "10, 10, 12".
 
@@ -241,7 +255,9 @@ def _pot_fields(defaults: dict[str, Any]) -> dict[str, Any]:
     for key, title in AMOUNT_TITLES.items():
         if key in defaults:
             fields[f"opt_{key}"] = IntegerField(
-                title, default=defaults[key], validators=[Optional(), NumberRange(0, MAX_CENTS)]
+                title,
+                default=defaults[key],
+                validators=[Optional(), NumberRange(0, MAX_CENTS, f"a whole number of cents from 0 to {MAX_CENTS}")],
             )
     return fields
 

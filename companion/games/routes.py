@@ -17,6 +17,7 @@ from companion.games.forms import (
     BuyForm,
     ImportForm,
     RoundForm,
+    form_refusal,
     new_game_form,
     round_form,
     set_dealer_ways,
@@ -136,7 +137,7 @@ def new_game() -> Any:
         else:
             return with_key_cookie(redirect(url_for("games.game_page", game_id=game.id), 303), game, key)
     elif form.errors:
-        error = " ".join(f"{form[name].label.text}: {messages[0]}" for name, messages in form.errors.items())
+        error = form_refusal(form)
     status = 400 if request.method == "POST" else 200
     page = render_template(
         "games/new_game.html",

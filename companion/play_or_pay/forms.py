@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wtforms import HiddenField, IntegerField, SelectField, StringField
+from wtforms import HiddenField, IntegerField, SelectField
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.games.forms import ActionForm, FirstDealerForm
@@ -14,20 +14,18 @@ class PlayOrPayForm(FirstDealerForm):
         "Starting chips, each player",
         default=play_or_pay.DEFAULT_CHIPS,
         validators=[
-            InputRequired("Enter the starting chips."),
-            NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
+            InputRequired(f"enter a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
+            NumberRange(1, play_or_pay.MAX_CHIPS, f"a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
         ],
     )
 
 
 class HandEventForm(ActionForm):
-    """One tap on the hand screen: played, paid, or a lead (rank and suit)."""
+    """One tap on the hand screen: played, paid, or a lead (a card of the grid)."""
 
     type = HiddenField()
     player = HiddenField()
     card = HiddenField()
-    rank = StringField("Rank")
-    suit = StringField()
 
 
 class PurchaseForm(ActionForm):
@@ -37,8 +35,8 @@ class PurchaseForm(ActionForm):
     chips = IntegerField(
         "Chips bought",
         validators=[
-            InputRequired("Enter how many chips."),
-            NumberRange(1, play_or_pay.MAX_CHIPS, f"A whole number from 1 to {play_or_pay.MAX_CHIPS}."),
+            InputRequired(f"enter a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
+            NumberRange(1, play_or_pay.MAX_CHIPS, f"a whole number of chips from 1 to {play_or_pay.MAX_CHIPS}"),
         ],
     )
 

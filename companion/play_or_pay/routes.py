@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
-from companion.games.forms import ActionForm, dealer_choices, set_dealer_ways
+from companion.games.forms import ActionForm, dealer_choices, field_refusal, form_refusal, set_dealer_ways
 from companion.keys import KEY_COOKIE, can_edit, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
 from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm, purchase_form
@@ -49,7 +49,7 @@ def new_play_or_pay() -> Any:
         else:
             return with_key_cookie(redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303), game, key)
     elif form.errors:
-        error = " ".join(f"{form[name].label.text}: {messages[0]}" for name, messages in form.errors.items())
+        error = form_refusal(form)
     page = render_template(
         "play_or_pay/new_play_or_pay.html",
         form=form,
@@ -105,10 +105,8 @@ def hand_event(game_id: str) -> Any:
     form = HandEventForm()
     kind = form.type.data
     body: dict[str, Any] = {"type": "pay" if kind == "pay" else "play", "player": form.player.data}
-    if kind == "play":
+    if kind in ("play", "lead") and form.card.data:  # the card needed, or a tap on the lead's card grid
         body["card"] = form.card.data
-    elif kind == "lead":  # a tap on the card grid; or a rank and a suit
-        body["card"] = form.card.data or f"{form.rank.data or ''}{form.suit.data or ''}"
     elif kind != "pay":
         abort(400, description=FORM_INCOMPLETE)
     try:
@@ -181,7 +179,7 @@ def purchase(game_id: str) -> Any:
         if "player" in form.errors:
             return _hand_page(game, "Choose who buys the chips.", 400)
         message = next((messages[0] for messages in form.errors.values()), FORM_INCOMPLETE)
-        return _hand_page(game, f"Chips bought: {message}", 400)
+        return _hand_page(game, sentence(field_refusal(form.chips.label.text, message)), 400)
     body = {"type": "purchase", "player": form.player.data, "chips": form.chips.data}
     try:
         play_or_pay.record_event(game, body, form.expected_version())

@@ -53,6 +53,7 @@ class OptionLine:
 class DecisionLine:
     decision: Decision
     option: OptionLine | None
+    text: str = ""  # the decision in words for this preset (its house rule's sentence only if it takes it)
 
 
 @dataclass(frozen=True)
@@ -76,14 +77,6 @@ class PresetRules:
         return tuple(line for line in self.options if line.changed)
 
 
-def _value_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value) if value else "none"
-    return str(value)
-
-
 def _query_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -93,7 +86,7 @@ def _query_text(value: Any) -> str:
 
 
 def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
-    """The house rules a game of the preset may set (the preset's own), with the values chosen."""
+    """The house rules a game of the preset may set (the preset's own), with the values chosen, in words."""
     current = rules.options_json()
     defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     return tuple(
@@ -101,13 +94,22 @@ def option_lines(rules: RuleSet) -> tuple[OptionLine, ...]:
             spec.key,
             spec.title,
             spec.effect,
-            spec.choices,
-            _value_text(current[spec.key]),
-            _value_text(defaults[spec.key]),
+            spec.labels or spec.choices,
+            spec.label(current[spec.key]),
+            spec.label(defaults[spec.key]),
             _query_text(current[spec.key]),
             spec.kind,
         )
         for spec in rules.option_specs()
+    )
+
+
+def decision_lines(rules: RuleSet, lines: tuple[OptionLine, ...]) -> tuple[DecisionLine, ...]:
+    """The decisions of a rule set, each with its house rule (if the preset takes it) and its text for the preset."""
+    by_key = {line.key: line for line in lines}
+    return tuple(
+        DecisionLine(decision, by_key.get(decision.option or ""), decision.text_for(rules.preset))
+        for decision in rules.decisions()
     )
 
 
@@ -123,21 +125,7 @@ def preset_rules(
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
         number = int(round_text)
     info = engine_call(round_info, rules, number)
-    current = rules.options_json()
-    defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
-    lines = tuple(
-        OptionLine(
-            key,
-            spec.title,
-            spec.effect,
-            spec.choices,
-            _value_text(current[key]),
-            _value_text(defaults[key]),
-            _query_text(current[key]),
-        )
-        for key, spec in ((spec.key, spec) for spec in rules.option_specs())
-    )
-    by_key = {line.key: line for line in lines}
+    lines = option_lines(rules)
     return PresetRules(
         preset=rules.preset,
         rules=rules,
@@ -148,10 +136,7 @@ def preset_rules(
         ),
         penalty_round=number,
         penalties=tuple(penalty_rows(rules, info)),
-        decisions=tuple(
-            DecisionLine(decision, by_key.get(decision.option) if decision.option else None)
-            for decision in rules.decisions()
-        ),
+        decisions=decision_lines(rules, lines),
         options=lines,
         pot_lines=pots.pot_rules() if rules.preset.money == "pot" else (),
     )
@@ -277,7 +262,6 @@ def contract_rules(variant: str, options: Mapping[str, object] | None, players: 
     rules = rules_for(variant, dict(options or {}))
     deals = schedule(rules)
     lines = option_lines(rules)
-    by_key = {line.key: line for line in lines}
     run_length = rules.preset.min_run_length
     return ContractRules(
         preset=rules.preset,
@@ -293,9 +277,6 @@ def contract_rules(variant: str, options: Mapping[str, object] | None, players: 
         exact_cut=rules.options.exact_cut,
         exact_cut_points=EXACT_CUT_POINTS,
         penalties=tuple(penalty_rows(rules, deals[0])),
-        decisions=tuple(
-            DecisionLine(decision, by_key.get(decision.option) if decision.option else None)
-            for decision in rules.decisions()
-        ),
+        decisions=decision_lines(rules, lines),
         options=lines,
     )

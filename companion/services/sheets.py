@@ -28,7 +28,7 @@ from companion.services.chart import PALETTE, score_chart_svg
 from companion.services.play_or_pay import Tally
 from companion.services.store import HANDS_KIND
 from engine.pot import format_cents
-from engine.rules import Preset, RuleSet, get_preset, rule_set, verify_player_count
+from engine.rules import OptionSpec, Preset, RuleSet, get_preset, rule_set, verify_player_count
 from engine.schedule import schedule
 
 if TYPE_CHECKING:
@@ -168,7 +168,10 @@ def wild_label(tokens: Sequence[str]) -> str:
     return ", ".join(WILD_LABELS.get(token, token) for token in tokens) or "none"
 
 
-def _option_value(kind: str, value: Any) -> str:
+def _option_value(spec: OptionSpec, value: Any) -> str:
+    kind = spec.kind
+    if kind == "choice":  # in words, short: "Three Thirteen", "Both" (of "Both: A-2-3 and Q-K-A, never K-A-2")
+        return spec.label(value).split(":")[0]
     if kind == "bool":
         return "yes" if value else "no"
     if kind == "rounds":
@@ -183,12 +186,12 @@ def changed_options(rules: RuleSet) -> list[dict[str, str]]:
     """The options that differ from the preset's defaults, as titles and values in words.
 
     >>> changed_options(rule_set("pay-me", {"full_cycle": True, "ace": "both"}))
-    [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'both'}]
+    [{'title': 'Full cycle', 'value': 'yes'}, {'title': 'Ace in runs', 'value': 'Both'}]
     """
     defaults = rules.preset.defaults.as_json(rules.preset.option_keys)
     chosen = rules.options_json()
     return [
-        {"title": spec.title, "value": _option_value(spec.kind, chosen[key])}
+        {"title": spec.title, "value": _option_value(spec, chosen[key])}
         for key, spec in ((spec.key, spec) for spec in rules.option_specs())
         if chosen[key] != defaults[key]
     ]

@@ -7,6 +7,12 @@
 "use strict";
 
 (function () {
+  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
+  function fullStop(text) {
+    text = String(text).trim();
+    return /[.!?]$/.test(text) ? text : text + ".";
+  }
+
   var busy = false;
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
@@ -58,7 +64,7 @@
           showError(section, "Not counted: another phone changed this game meanwhile. The counts show what is " +
             "stored now; tap again if the buy is still to count.");
         } else {
-          showError(section, "Not counted: " + (result.answer.error || "the server refused it") + ".");
+          showError(section, "Not counted: " + fullStop(result.answer.error || "the server refused it"));
         }
       })
       .catch(function () { showError(section, "Not counted: the companion did not answer; check the connection and tap again."); })

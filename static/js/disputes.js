@@ -3,6 +3,12 @@
 "use strict";
 
 (function () {
+  // A server refusal as a sentence of its own: a capital first, a full stop last (as the pages show errors).
+  function sentence(text) {
+    text = String(text).trim();
+    return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+  }
+
   var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
   // "10H" → "10♥", "JK" → "🃏": the cards as the pages show them.
@@ -64,7 +70,7 @@
         .then(function (response) { return response.json(); })
         .then(function (answer) {
           if (asked.get(seat) !== ticket) { return; }
-          if (answer.error) { show(input, answer.error, true); return; }
+          if (answer.error) { show(input, sentence(answer.error), true); return; }
           var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
           var best = Math.round(answer.penalty / multiplier);
           if (points) { points.placeholder = String(best); }

@@ -8,6 +8,12 @@
 "use strict";
 
 (function () {
+  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
+  function fullStop(text) {
+    text = String(text).trim();
+    return /[.!?]$/.test(text) ? text : text + ".";
+  }
+
   var busy = false;
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
@@ -113,7 +119,7 @@
               "kept; check whose turn it is and tap again if needed.");
           }).catch(stale);
         }
-        say("Not recorded: " + (result.answer.error || "the server refused it."));
+        say("Not recorded: " + fullStop(result.answer.error || "the server refused it"));
         return null;
       })
       .catch(function () {

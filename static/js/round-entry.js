@@ -8,6 +8,12 @@
 "use strict";
 
 (function () {
+  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
+  function fullStop(text) {
+    text = String(text).trim();
+    return /[.!?]$/.test(text) ? text : text + ".";
+  }
+
   var busy = false;
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
@@ -92,7 +98,7 @@
     var number = parseInt(form.getAttribute("data-round"), 10);
     var verb = form.getAttribute("data-out-verb") || "went out";
     var now = answer.current;
-    if (!now) { showError("Not saved: " + answer.error); return null; }
+    if (!now) { showError("Not saved: " + fullStop(answer.error)); return null; }
     var theirs = now.rounds.filter(function (round) { return round.round === number; })[0];
     if (!theirs) {
       // Another change (a correction, an undo): this phone's entries stay, with the version now stored.
@@ -134,7 +140,7 @@
         if (result.status === 201) { return saved(); }
         if (result.status === 409) { return conflict(form, entry, result.answer); }
         var text = result.answer.error || "the round was not saved";
-        showError("Not saved: " + text + ".");
+        showError("Not saved: " + fullStop(text));
         return null;
       })
       .catch(function () {

@@ -139,13 +139,13 @@ def test_house_rules_from_the_form(client: FlaskClient, post_form: Post) -> None
         ("Ann", {}, "Pay Me takes 2 to 8 players, not 1"),
         ("Ann\nann", {}, "in the list twice"),
         ("Ann\n" + "x" * 41, {}, "longer than 40 characters"),
-        ("", {}, "Enter the players"),
+        ("", {}, "one name per line: enter the players"),
         ("A\nB\nC\nD\nE\nF\nG\nH\nI", {}, "not 9"),
         ("Ann\nBob", {"first_dealer": "4"}, "first dealer"),
         ("Ann\nBob", {"opt_double_rounds": "twelve"}, "not a valid choice"),
         ("Ann\nBob", {"opt_double_rounds": "30"}, "not a valid choice"),
         ("Ann\nBob", {"opt_double_rounds": "12"}, "round 12"),
-        ("Ann\nBob", {"opt_ace": "middle"}, "Not a valid choice"),
+        ("Ann\nBob", {"opt_ace": "middle"}, "Ace in runs: not a valid choice"),
     ],
 )
 def test_new_game_errors_are_shown_and_nothing_is_stored(

@@ -209,7 +209,7 @@ def test_the_form_records_the_way_and_the_game_page_says_it(
         ({"first_dealer_method": "high_card", "first_dealer": "random"}, "Choose the player who won the high-card"),
         ({"first_dealer_method": "chosen"}, "Choose who deals first."),
         ({"first_dealer_method": "coin"}, '"coin" is not a way to pick the first dealer'),
-        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "x"}, "Score keeper: Not a valid choice"),
+        ({"first_dealer_method": "left_of_scorekeeper", "scorekeeper": "x"}, "Score keeper: not a valid choice"),
     ],
 )
 def test_an_incomplete_first_dealer_choice_is_a_400(
@@ -285,13 +285,65 @@ DECISION_CODE = re.compile(r"\(D\d+\)|overrides D\d|seed 0\d\d|not_more_than_nat
 
 
 def test_no_page_template_outside_the_rules_pages_shows_decision_codes_or_option_keys() -> None:
+    from engine.rules import ALL_OPTION_SPECS
+
+    keys = re.compile("|".join(key for key in ALL_OPTION_SPECS if "_" in key))
     offending = []
     for template in (ROOT / "templates").rglob("*.html"):
         if template.parent.name == "rules":
             continue
         text = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"), flags=re.S)
         offending += [f"{template.name}: {found}" for found in DECISION_CODE.findall(text)]
+        # The words a reader sees: no tags (field names may be keys), no template code.
+        words = re.sub(r"\{%.*?%\}|\{\{.*?\}\}|<[^>]*>", " ", text, flags=re.S)
+        offending += [f"{template.name}: {found}" for found in keys.findall(words)]
     assert offending == []
+
+
+RULES_PAGES = [
+    "/rules",
+    "/rules/pay-me?full_cycle=true&wild_limit=not_more_than_naturals&ace=both",
+    "/rules/pay-me-family",
+    "/rules/three-thirteen?double_rounds=10,11",
+    "/rules/3-13?lay_offs=false&penalty_table=pay-me-family",
+    "/rules/contract-rummy?twos_wild=true&buys_per_deal=1&exact_cut=true",
+    "/rules/play-or-pay?chips=30",
+]
+
+
+@pytest.mark.parametrize("url", RULES_PAGES)
+def test_the_rules_pages_show_decision_codes_only_in_headings_and_house_rules_in_words(
+    client: FlaskClient, url: str
+) -> None:
+    """Outside the headings a rules page names no decision code, no option key or value key, no seed number."""
+    from engine.rules import ALL_OPTION_SPECS
+
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    body = re.sub(r"<h([23])\b.*?</h\1>", " ", page, flags=re.S)
+    words = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+    assert re.findall(r"\bD\d+\b|seed \d+", words, flags=re.I) == []
+    key_words = [key for key in ALL_OPTION_SPECS if "_" in key]
+    key_words += [choice for spec in ALL_OPTION_SPECS.values() for choice in spec.choices if "_" in choice]
+    assert [key for key in key_words if key in words] == []
+    assert re.findall(r"<code>[^<]*</code>", body) == []
+
+
+def test_a_decision_on_a_rules_page_leaves_out_a_house_rule_the_preset_does_not_take(client: FlaskClient) -> None:
+    contract = plain(client.get("/rules/contract-rummy"))
+    assert "not a legal meld." in contract and "Wild in its own place is natural" not in contract
+    pay_me = plain(client.get("/rules/pay-me"))
+    assert "The house rule Wild in its own place is natural lets a wild card" in pay_me
+
+
+def test_a_game_sheet_names_house_rule_choices_in_words(client: FlaskClient) -> None:
+    options = {"penalty_table": "three-thirteen", "wild_limit": "none", "ace": "both"}
+    game = new_game(client, variant="pay-me", options=options).get_json()
+    words = plain(client.get(f"/games/{game['id']}/sheet"))
+    assert "Penalty table: Three Thirteen" in words and "Ace in runs: Both" in words
+    assert "Wild cards per meld: Any number, all-wild melds too" in words
+    assert "three-thirteen" not in words
 
 
 def test_a_refused_new_game_form_names_the_house_rule_in_words(

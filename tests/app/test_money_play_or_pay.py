@@ -369,7 +369,7 @@ def test_hand_screen_follows_a_hand(client: FlaskClient, post_form: Callable[...
     assert page.count('class="lead-suit"') == 4 and page.count('name="card" value="') == 52
     assert "18<span class=\"muted small\"> of 18</span>" in page
 
-    response = hand_post(client, game_id, "event", {"type": "lead", "player": "Bob", "rank": "7", "suit": "H"})
+    response = hand_post(client, game_id, "event", {"type": "lead", "player": "Bob", "card": "7H"})
     assert response.status_code == 303
     page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
     assert 'id="needed">8♥<' in page and "<strong>Cy</strong>'s turn" in page

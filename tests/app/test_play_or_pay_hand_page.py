@@ -90,6 +90,17 @@ def test_a_bad_card_from_the_grid_is_a_400_with_the_reason_and_stores_nothing(cl
     assert state(client, game) == before
 
 
+def test_a_lead_is_a_card_of_the_grid_and_the_old_rank_and_suit_fields_are_gone(client: FlaskClient) -> None:
+    """No page sends a rank and a suit any more (the dropdowns gave way to the grid): they are not read."""
+    game = start(client)
+    before = state(client, game)
+    response = tap(client, game, "event", {"type": "lead", "player": "Bob", "rank": "7", "suit": "H"})
+    assert response.status_code == 400 and "The form was incomplete" in plain(response.get_data(as_text=True))
+    assert state(client, game) == before
+    assert tap(client, game, "event", {"type": "lead", "player": "Bob", "card": "7H"}).status_code == 303
+    assert state(client, game)["hand"]["played"] == ["7H"]
+
+
 def test_a_finished_suit_has_no_row_in_the_grid(client: FlaskClient) -> None:
     game = start(client)
     order = ["Bob", "Cy", "Ann"]

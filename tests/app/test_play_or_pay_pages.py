@@ -92,7 +92,7 @@ def test_the_deal_table_gives_every_table_size_its_cards(client: FlaskClient) ->
 def test_the_starting_chips_option_and_its_effect(client: FlaskClient) -> None:
     response = client.get("/rules/play-or-pay")
     words = plain(response)
-    assert "Starting chips chips 20 chips each · choices: 1 to 10000" in words
+    assert "Starting chips 20 chips each · choices: 1 to 10000" in words
     assert pop.CHIPS_OPTION.effect in words
     assert "Changed from the preset" not in words
     page = text(response)
@@ -111,7 +111,7 @@ def test_the_starting_chips_option_and_its_effect(client: FlaskClient) -> None:
 def test_a_bad_chips_option_is_a_400_with_the_reason(client: FlaskClient, value: str) -> None:
     response = client.get("/rules/play-or-pay", query_string={"chips": value})
     assert response.status_code == 400
-    assert "The starting chips must be a whole number from 1 to 10000" in plain(response)
+    assert "Starting chips: a whole number of chips from 1 to 10000" in plain(response)
 
 
 def test_a_game_links_its_own_rules_with_its_chips(client: FlaskClient) -> None:

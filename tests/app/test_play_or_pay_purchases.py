@@ -188,7 +188,7 @@ def test_the_hand_page_buys_chips_and_undo_takes_them_back(client: FlaskClient, 
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"player": "Bob", "chips": "0"}, "Chips bought: A whole number from 1 to 10000."),
+        ({"player": "Bob", "chips": "0"}, "Chips bought: a whole number of chips from 1 to 10000."),
         ({"player": "Bob", "chips": "lots"}, "Chips bought:"),
         ({"player": "Zed", "chips": "3"}, "Choose who buys the chips."),
     ],

@@ -49,9 +49,9 @@ def test_each_preset_page_covers_its_rules(client: FlaskClient, variant: str) ->
 
 def test_the_pay_me_page_states_the_full_cycle_discrepancy(client: FlaskClient) -> None:
     words = plain(client.get("/rules/pay-me"))
-    assert "Seed 000 says 22 rounds" in words and "23 deals" in words
+    assert "The original Pay Me rules say 22 rounds" in words and "23 deals" in words
     assert "D1 — A wild card is always wild" in words
-    assert "House rule: Wild in its own place is natural (wild_in_place_natural), here off." in words
+    assert "House rule: Wild in its own place is natural , here off." in words  # the title in <strong>
 
 
 def test_options_in_the_query_are_applied(client: FlaskClient) -> None:
@@ -78,7 +78,7 @@ def test_penalty_tables_follow_the_round(client: FlaskClient) -> None:
     ("url", "status", "message"),
     [
         ("/rules/nope", 404, "There is no preset"),
-        ("/rules/play-or-pay?chips=0", 400, "The starting chips must be a whole number from 1 to 10000"),
+        ("/rules/play-or-pay?chips=0", 400, "Starting chips: a whole number of chips from 1 to 10000"),
         ("/rules/pay-me?ace=sideways", 400, "Ace in runs: low, high or both, not &#34;sideways&#34;"),
         ("/rules/pay-me?round=12", 400, "Round 12 does not exist"),
         ("/rules/pay-me?round=x", 400, "Round must be a whole number"),

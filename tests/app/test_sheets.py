@@ -265,7 +265,7 @@ def test_pot_of_a_game_in_progress_shows_its_balance() -> None:
 def test_only_options_that_differ_from_the_preset_are_listed() -> None:
     state = game_state("3-13", EIGHT[:3], 0, {"ace": "both", "double_rounds": [11]})
     html = sheets.game_sheet_html(state)
-    assert "Ace in runs: both; Doubled rounds: rounds 11" in html
+    assert "Ace in runs: Both; Doubled rounds: rounds 11" in html
     assert "Lay-offs" not in html
     assert "House rules" not in sheets.game_sheet_html(game_state("3-13", EIGHT[:3], 0))
 

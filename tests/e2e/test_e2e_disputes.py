@@ -255,3 +255,17 @@ def test_a_new_round_on_the_checker_takes_effect_before_checking(phone: tuple[An
     expect(page.locator("#checker-rules")).to_have_attribute("href", "/rules/three-thirteen")
     assert page.locator("#hand").get_attribute("data-jokers") == "0"
     assert errors == []
+
+
+def test_a_refused_hand_shows_the_servers_reason_as_a_sentence(phone: tuple[Any, list[str]], base_url: str) -> None:
+    """The live best score shows /api/best's refusal with a capital first and a full stop last."""
+    from playwright.sync_api import expect
+
+    page, errors = phone
+    game_id = start_game(page, base_url, "Ann\nBob\nCy")
+    page.goto(f"{base_url}/games/{game_id}/rounds/cards")
+    page.locator("label.radio", has_text="Bob").click()
+    page.locator(".dp-hand > summary").nth(0).click()
+    page.fill("#hand-0", " ".join(["2H"] * 61))
+    expect(page.locator("#best-0")).to_have_text("A hand holds at most 16 cards (no round deals more than 14), not 61.")
+    assert [error for error in errors if "status of 400" not in error] == []  # the refusal itself is logged

@@ -494,7 +494,7 @@ def test_the_deal_table_agrees_with_the_deal_at_every_seat() -> None:
 
 @pytest.mark.parametrize("stack", [0, -1, 10_001, "20", True, 2.5, None])
 def test_a_starting_stack_outside_the_option_is_refused(stack: object) -> None:
-    with pytest.raises(PlayOrPayError, match="the starting chips must be a whole number from 1 to 10000"):
+    with pytest.raises(PlayOrPayError, match="Starting chips: a whole number of chips from 1 to 10000"):
         verify_chips(stack)
     assert verify_chips(CHIPS_OPTION.minimum) == 1 and verify_chips(CHIPS_OPTION.maximum) == 10_000
     assert CHIPS_OPTION.default == 20 and CHIPS_OPTION.key == "chips"

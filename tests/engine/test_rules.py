@@ -428,3 +428,19 @@ def test_preset_words_name_no_decision_codes(variant: str) -> None:
         preset.discard_pile_text,
     ):
         assert not re.search(r"\bD\d+\b", words), words
+
+
+def test_a_decision_mentions_its_house_rule_only_for_presets_that_take_it() -> None:
+    d1 = DECISIONS["D1"]
+    assert "Wild in its own place is natural" in d1.text_for(PRESETS["pay-me"])
+    assert "Wild in its own place is natural" not in d1.text_for(PRESETS["contract-rummy"])
+    assert d1.text_for(PRESETS["contract-rummy"]).endswith("not a legal meld.")
+    for preset in PRESETS.values():
+        for decision in DECISIONS.values():
+            if decision.option_text:
+                assert (decision.option_text in decision.text_for(preset)) == (decision.option in preset.option_keys)
+
+
+def test_decision_texts_name_the_original_rules_in_words_not_by_seed_number() -> None:
+    for decision in DECISIONS.values():
+        assert "seed" not in f"{decision.text} {decision.option_text}".lower(), decision.id
