@@ -1028,7 +1028,8 @@ class _LayoffSearch:
         known = self.candidates.get(key)
         if known is not None:
             return known
-        cards = Counter({card: count for card, count in zip(self.keys, counts, strict=True) if count})
+        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
+        cards = Counter({self.keys[at]: counts[at] for at in self.relevant[index] if counts[at]})
         made = []
         groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
         for order, used in enumerate(groups):
@@ -1172,23 +1173,23 @@ def _layoff_candidates(
 ) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
+    wild_groups = _wild_groups(cards, rules, info, values)
+    wild = _wild_codes(info)
+    naturals = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if not meld.is_open:
-        yield from _reading_candidates(meld, cards, rules, info, values)
+        yield from _reading_candidates(meld, naturals, rules, wild_groups)
         return
     seen: set[tuple[Card, ...]] = set()
     for reading in meld.readings:
-        for group in _reading_candidates(reading, cards, rules, info, values):
+        for group in _reading_candidates(reading, naturals, rules, wild_groups):
             if group not in seen:
                 seen.add(group)
                 yield group
 
 
 def _reading_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+    meld: TableMeld, naturals_in_hand: Counter[Card], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> Iterator[tuple[Card, ...]]:
-    wild_groups = _wild_groups(cards, rules, info, values)
-    wild = _wild_codes(info)
-    naturals_in_hand = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
         mates = [card for card in naturals_in_hand if card.rank == rank]
