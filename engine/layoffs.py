@@ -1122,12 +1122,13 @@ class _LayoffSearch:
                 continue
             if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
                 continue
-            extended = self.extend(index, used, taken)
-            if extended is None:
-                continue
             rest = self.search(index + 1, left)
             laid = len(used) + rest[1]
             if (rest[0], laid) > (result[0], result[1]):
+                continue
+            # Checked only for a lay-off that could be chosen: the search after it is cheaper.
+            extended = self.extend(index, used, taken)
+            if extended is None:
                 continue
             height = rest[2] + self.height(index, used, extended)
             # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
