@@ -164,8 +164,24 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
     return False
 
 
+# Readings found, by (cards, rules, round): a declarer's loose hand asks for a meld's readings when
+# it tries joining two melds and again when the joined meld is laid down.
+_READINGS: dict[tuple[tuple[MeldCard, ...], RuleSet, RoundInfo], tuple[TableMeld, ...]] = {}
+_READINGS_LIMIT = 4_096
+
+
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    key = (cards, rules, info)
+    known = _READINGS.get(key)
+    if known is None:
+        if len(_READINGS) >= _READINGS_LIMIT:
+            _READINGS.clear()
+        known = _READINGS[key] = tuple(_find_readings(cards, rules, info))
+    return list(known)
+
+
+def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
     pinned = [cards[index] for index in pinned_at]
     free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
