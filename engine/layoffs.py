@@ -1101,7 +1101,12 @@ class _LayoffSearch:
         """The declarer's melds after the lay-offs chosen."""
         melds = list(self.declarer)
         for index, used in layoffs:
-            extended = _layoff_or_none(melds[index], tuple(MeldCard(card) for card in used), self.rules, self.info)
+            meld = melds[index]
+            alike = self._alike(meld, used)
+            # Checked already for exactly these cards unless the check was shared by other wilds.
+            extended = self.shared.get((meld, alike)) if None not in alike else None
+            if extended is None:
+                extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
