@@ -166,19 +166,20 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 
 # Readings found, by (cards, rules, round): a declarer's loose hand asks for a meld's readings when
 # it tries joining two melds and again when the joined meld is laid down.
-_READINGS: dict[tuple[tuple[MeldCard, ...], RuleSet, RoundInfo], tuple[TableMeld, ...]] = {}
+# Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
+_READINGS: dict[tuple[tuple[MeldCard, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
 _READINGS_LIMIT = 4_096
 
 
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
-    key = (cards, rules, info)
+    key = (cards, id(rules), id(info))
     known = _READINGS.get(key)
-    if known is None:
+    if known is None or known[0] is not rules or known[1] is not info:
         if len(_READINGS) >= _READINGS_LIMIT:
             _READINGS.clear()
-        known = _READINGS[key] = tuple(_find_readings(cards, rules, info))
-    return list(known)
+        known = _READINGS[key] = (rules, info, tuple(_find_readings(cards, rules, info)))
+    return list(known[2])
 
 
 def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
@@ -1162,15 +1163,29 @@ class _LayoffSearch:
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]] = {}
+_Extended = dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 
 
-def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]:
+# The same tables by identity of the rule set and round, checked first: hashing a whole rule set
+# costs more than a lookup.
+_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = {}
+
+
+def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
+    known = _EXTENDED_BY_ID.get((id(rules), id(info)))
+    if known is not None and known[0] is rules and known[1] is info:
+        return known[2]
     if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
         _EXTENDED.clear()
-    return _EXTENDED.setdefault((rules, info), {})
+        _EXTENDED_BY_ID.clear()
+    if len(_EXTENDED_BY_ID) >= 64:
+        _EXTENDED_BY_ID.clear()
+    table = _EXTENDED.setdefault((rules, info), {})
+    _EXTENDED_BY_ID[(id(rules), id(info))] = (rules, info, table)
+    return table
 
 
 def _wild_groups(
