@@ -955,7 +955,9 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.keys = tuple(hand)
         self.start = tuple(hand.values())
-        self.at = {card: index for index, card in enumerate(self.keys)}
+        self.at = [0] * 56  # by card code, the index of the hand's distinct card
+        for index, card in enumerate(self.keys):
+            self.at[card.code] = index
         wild = [info.is_wild(card) for card in self.keys]
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
@@ -1049,13 +1051,17 @@ class _LayoffSearch:
         cards = Counter({self.keys[at]: counts[at] for at in self.relevant[index] if counts[at]})
         made = []
         groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
+        at, values, size = self.at, self.values, len(self.keys)
         for order, used in enumerate(groups):
-            taken = [0] * len(self.keys)
+            taken = [0] * size
+            shed = 0
             for card in used:
-                taken[self.at[card]] += 1
+                code = card.code
+                taken[at[code]] += 1
+                shed += values[code]
             if any(map(operator.gt, taken, counts)):
                 continue  # one ace at both ends of a run (ace both ways): never legal (D14)
-            made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
+            made.append((order, used, shed, tuple(taken)))
         made.sort(key=lambda candidate: -candidate[2])
         self.candidates[key] = made
         return made
