@@ -122,6 +122,9 @@ def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose:
     laid = []
     for number, text in enumerate(melds, start=1):
         cards = parse_meld(text)
+        if loose and len(found := _all_readings(cards, rules, info)) == 1:
+            laid.append(found[0])  # nothing for the written order to choose between
+            continue
         verdict = check_meld(cards, rules, info)
         if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
             shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
