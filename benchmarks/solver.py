@@ -181,6 +181,8 @@ def clear_caches() -> None:
     """Forget everything the engine remembers between calls (solved components, lay-offs checked)."""
     solver._SOLVED.clear()
     getattr(layoffs, "_EXTENDED", {}).clear()
+    getattr(layoffs, "_EXTENDED_BY_ID", {}).clear()
+    getattr(layoffs, "_READINGS", {}).clear()
 
 
 def time_round(case: Round, clock: Callable[[], float]) -> float:

@@ -122,6 +122,9 @@ def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose:
     laid = []
     for number, text in enumerate(melds, start=1):
         cards = parse_meld(text)
+        if loose and len(found := _all_readings(cards, rules, info)) == 1:
+            laid.append(found[0])  # nothing for the written order to choose between
+            continue
         verdict = check_meld(cards, rules, info)
         if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
             shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
@@ -164,8 +167,25 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
     return False
 
 
+# Readings found, by (cards, rules, round): a declarer's loose hand asks for a meld's readings when
+# it tries joining two melds and again when the joined meld is laid down.
+# Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
+_READINGS: dict[tuple[tuple[MeldCard, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
+_READINGS_LIMIT = 4_096
+
+
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    key = (cards, id(rules), id(info))
+    known = _READINGS.get(key)
+    if known is None or known[0] is not rules or known[1] is not info:
+        if len(_READINGS) >= _READINGS_LIMIT:
+            _READINGS.clear()
+        known = _READINGS[key] = (rules, info, tuple(_find_readings(cards, rules, info)))
+    return list(known[2])
+
+
+def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
     pinned = [cards[index] for index in pinned_at]
     free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
@@ -938,7 +958,9 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.keys = tuple(hand)
         self.start = tuple(hand.values())
-        self.at = {card: index for index, card in enumerate(self.keys)}
+        self.at = [0] * 56  # by card code, the index of the hand's distinct card
+        for index, card in enumerate(self.keys):
+            self.at[card.code] = index
         wild = [info.is_wild(card) for card in self.keys]
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
@@ -1028,16 +1050,21 @@ class _LayoffSearch:
         known = self.candidates.get(key)
         if known is not None:
             return known
-        cards = Counter({card: count for card, count in zip(self.keys, counts, strict=True) if count})
+        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
+        cards = Counter({self.keys[at]: counts[at] for at in self.relevant[index] if counts[at]})
         made = []
         groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
+        at, values, size = self.at, self.values, len(self.keys)
         for order, used in enumerate(groups):
-            taken = [0] * len(self.keys)
+            taken = [0] * size
+            shed = 0
             for card in used:
-                taken[self.at[card]] += 1
+                code = card.code
+                taken[at[code]] += 1
+                shed += values[code]
             if any(map(operator.gt, taken, counts)):
                 continue  # one ace at both ends of a run (ace both ways): never legal (D14)
-            made.append((order, used, sum(self.values[card.code] for card in used), tuple(taken)))
+            made.append((order, used, shed, tuple(taken)))
         made.sort(key=lambda candidate: -candidate[2])
         self.candidates[key] = made
         return made
@@ -1084,7 +1111,12 @@ class _LayoffSearch:
         """The declarer's melds after the lay-offs chosen."""
         melds = list(self.declarer)
         for index, used in layoffs:
-            extended = _layoff_or_none(melds[index], tuple(MeldCard(card) for card in used), self.rules, self.info)
+            meld = melds[index]
+            alike = self._alike(meld, used)
+            # Checked already for exactly these cards unless the check was shared by other wilds.
+            extended = self.shared.get((meld, alike)) if None not in alike else None
+            if extended is None:
+                extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1121,12 +1153,13 @@ class _LayoffSearch:
                 continue
             if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
                 continue
-            extended = self.extend(index, used, taken)
-            if extended is None:
-                continue
             rest = self.search(index + 1, left)
             laid = len(used) + rest[1]
             if (rest[0], laid) > (result[0], result[1]):
+                continue
+            # Checked only for a lay-off that could be chosen: the search after it is cheaper.
+            extended = self.extend(index, used, taken)
+            if extended is None:
                 continue
             height = rest[2] + self.height(index, used, extended)
             # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
@@ -1139,15 +1172,29 @@ class _LayoffSearch:
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]] = {}
+_Extended = dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 
 
-def _extensions(rules: RuleSet, info: RoundInfo) -> dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]:
+# The same tables by identity of the rule set and round, checked first: hashing a whole rule set
+# costs more than a lookup.
+_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = {}
+
+
+def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
+    known = _EXTENDED_BY_ID.get((id(rules), id(info)))
+    if known is not None and known[0] is rules and known[1] is info:
+        return known[2]
     if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
         _EXTENDED.clear()
-    return _EXTENDED.setdefault((rules, info), {})
+        _EXTENDED_BY_ID.clear()
+    if len(_EXTENDED_BY_ID) >= 64:
+        _EXTENDED_BY_ID.clear()
+    table = _EXTENDED.setdefault((rules, info), {})
+    _EXTENDED_BY_ID[(id(rules), id(info))] = (rules, info, table)
+    return table
 
 
 def _wild_groups(
@@ -1172,23 +1219,23 @@ def _layoff_candidates(
 ) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
+    wild_groups = _wild_groups(cards, rules, info, values)
+    wild = _wild_codes(info)
+    naturals = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if not meld.is_open:
-        yield from _reading_candidates(meld, cards, rules, info, values)
+        yield from _reading_candidates(meld, naturals, rules, wild_groups)
         return
     seen: set[tuple[Card, ...]] = set()
     for reading in meld.readings:
-        for group in _reading_candidates(reading, cards, rules, info, values):
+        for group in _reading_candidates(reading, naturals, rules, wild_groups):
             if group not in seen:
                 seen.add(group)
                 yield group
 
 
 def _reading_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+    meld: TableMeld, naturals_in_hand: Counter[Card], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> Iterator[tuple[Card, ...]]:
-    wild_groups = _wild_groups(cards, rules, info, values)
-    wild = _wild_codes(info)
-    naturals_in_hand = Counter({card: count for card, count in cards.items() if not wild[card.code]})
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
         mates = [card for card in naturals_in_hand if card.rank == rank]
