@@ -4,11 +4,13 @@ counter (JSON API and page form), the exact cut, exports, the API state and grou
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -332,10 +334,37 @@ def test_score_from_cards_sums_the_cards_held(client: FlaskClient) -> None:
 # ---------------------------------------------------------------- a whole game, exports, groups
 
 
+# The melds a player lays down to go down in each deal: exactly the deal's contract.
+GOING_DOWN = (
+    ("5H 5S 5D", "KC KD JK"),
+    ("9C 9D 9H", "4S 5S 6S 7S"),
+    ("5H 6H 7H 8H", "9S 10S JK QS"),
+    ("3C 3D 3H", "8S 8D 8C", "QH QS JK"),
+    ("4C 4D 4H", "JS JD JC", "6H 7H 8H 9H"),
+    ("2C 2D 2H", "3S 4S 5S 6S", "9D 10D JD QD"),
+    ("AH 2H 3H 4H", "5C 6C 7C 8C", "10S JS QS KS"),
+)
+
+
+def going_down(client: FlaskClient, deal: int, melds: tuple[str, ...]) -> dict[str, Any]:
+    answer = client.post("/api/contract", json={"variant": VARIANT, "round": deal, "melds": list(melds)})
+    assert answer.status_code == 200, answer.get_json()
+    verdict: dict[str, Any] = answer.get_json()
+    return verdict
+
+
 def play_whole_game(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
     state = game
     for deal in range(1, 8):
         assert state["next_round"]["contract"] == CONTRACTS[deal - 1]
+        # The player who goes out first goes down: the contract check agrees, and refuses one meld short.
+        assert going_down(client, deal, GOING_DOWN[deal - 1]) | {"melds": []} == {
+            "valid": True,
+            "reason": None,
+            "melds": [],
+        }
+        short = going_down(client, deal, GOING_DOWN[deal - 1][:-1])
+        assert short["valid"] is False and short["reason"], short
         buy(client, game, PLAYERS[deal % 4])
         answer = score(
             client,
@@ -443,6 +472,13 @@ def test_a_whole_four_player_game_through_the_pages(client: FlaskClient, app: Fl
         assert f"{12 if deal > 4 else 10} cards each" in page
         buyer = PLAYERS[(deal + 1) % 4]
         assert post_form(f"/games/{game_id}/buys", {"player": buyer, "change": "1"}).status_code == 303
+        # The player going out goes down first: the in-game checker's link judges the deal's contract.
+        checker = text(client.get(f"/games/{game_id}/check"))
+        link = re.search(r'id="going-down-link" href="([^"]*)"', checker)
+        assert link, checker[:300]
+        melds = {f"meld-{index}": cards for index, cards in enumerate(GOING_DOWN[deal - 1])}
+        verdict = text(client.get(html.unescape(link.group(1)) + "&" + urlencode(melds)))
+        assert "✓ Going down: this is the contract" in verdict, deal
         out = PLAYERS[deal % 4]
         data: dict[str, Any] = {"went_out": out, "exact_cut": "Bob" if deal == 2 else ""}
         data.update({f"scores-{seat}": "0" if name == out else f"{deal}+5" for seat, name in enumerate(PLAYERS)})
