@@ -28,9 +28,9 @@ def alert_of(response: Any) -> str:
         (
             "contract-rummy",
             {"opt_ace_points": "x"},
-            'Points for an ace takes a whole number from 0 to 100, not "x".',
+            'Points for an ace: a whole number from 0 to 100, not "x".',
         ),
-        ("contract-rummy", {"opt_deal_sizes": "10,12"}, "Cards dealt takes one number for every deal or 7 numbers"),
+        ("contract-rummy", {"opt_deal_sizes": "10,12"}, "Cards dealt: one number for every deal or 7 numbers"),
     ],
 )
 def test_a_bad_house_rule_on_the_new_game_page_is_one_sentence_with_a_capital_and_a_full_stop(
