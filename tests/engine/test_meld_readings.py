@@ -117,15 +117,24 @@ def _assert_legal_with_roles(group: list[MeldCard], reading: Reading, rules: Rul
         assert list(reading.read_as) == [Card(rank_at(place), reading.suit) for place in reading.positions]
 
 
+def _written_runs(group: list[MeldCard], rules: RuleSet, info: RoundInfo) -> set[tuple[Suit, int]]:
+    """Every legal run the cards make read in the order written, either way: (suit, lowest place).
+
+    Read up or down, the same writing can be two runs: 2♠ 2♠ 3♠ 2♠ is A-4 read up and 2-5 read
+    down when the middle 2♠ may stand for itself (Wild in its own place is natural)."""
+    return {
+        (suit, min(places))
+        for suit in Suit
+        for step in (1, -1)
+        for start in range(1, 15)
+        for places in ([start + step * index for index in range(len(group))],)
+        if reference_run_ok(group, places, suit, rules, info)
+    }
+
+
 def _written_sequence_is_legal(group: list[MeldCard], rules: RuleSet, info: RoundInfo) -> bool:
     """Whether the cards, read in the order written (either way), make a legal run."""
-    for suit in Suit:
-        for step in (1, -1):
-            for start in range(1, 15):
-                places = [start + step * index for index in range(len(group))]
-                if reference_run_ok(group, places, suit, rules, info):
-                    return True
-    return False
+    return bool(_written_runs(group, rules, info))
 
 
 @PROPERTY
@@ -187,8 +196,19 @@ def test_open_readings_start_with_the_verdicts_reading(drawn: Drawn) -> None:
     for reading in opened:
         assert _shape(reading) in expected
         _assert_legal_with_roles(group, reading, rules, info)
-    if verdict.kind is MeldKind.RUN and _written_sequence_is_legal(group, rules, info):
+    if verdict.kind is MeldKind.RUN and len(_written_runs(group, rules, info)) == 1:
         assert len({_shape(reading) for reading in opened}) == 1  # the writing fixes the run
+
+
+def test_a_writing_that_reads_as_two_runs_keeps_both_open() -> None:
+    """2♠ 2♠ 3♠ 2♠ in Pay Me round 2 (2s and 4s wild) with Wild in its own place is natural and
+    wilds side by side allowed: read up it is A-4 (the second 2♠ as itself), read down 2-5 (the
+    last 2♠ as itself); the writing fixes neither, so both readings stay open (D13)."""
+    rules = rule_set("pay-me", {"wild_in_place_natural": "true", "no_adjacent_wilds": "false", "ace": "low"})
+    info = round_info(rules, 2)
+    group = [MeldCard.parse(token) for token in ("2S", "2S", "3S", "2S")]
+    assert len(_written_runs(group, rules, info)) == 2
+    assert [reading.words for reading in open_readings(group, rules, info)] == ["A♠ 2♠ 3♠ 4♠", "2♠ 3♠ 4♠ 5♠"]
 
 
 def test_a_thirteen_card_run_up_to_a_wild_ace_agrees_with_the_reference() -> None:
