@@ -1258,13 +1258,16 @@ def _run_candidates(
     low, high = meld.positions[0], meld.positions[-1]
     below = [_PLACE_CARD[p, suit] for p in range(low - 1, lowest - 1, -1)]
     above = [_PLACE_CARD[p, suit] for p in range(high + 1, highest + 1)]
-    most_wilds = max(len(group) for group in wild_groups)
+    by_size: list[list[tuple[Card, ...]]] = []  # the wild groups by their number of cards, in order
+    for group in wild_groups:
+        while len(by_size) <= len(group):
+            by_size.append([])
+        by_size[len(group)].append(group)
+    most_wilds = len(by_size) - 1
     seen = set()
     for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
         for high_naturals, high_wilds in _outward(above, naturals, most_wilds - low_wilds):
-            for extra in wild_groups:
-                if len(extra) != low_wilds + high_wilds:
-                    continue
+            for extra in by_size[low_wilds + high_wilds]:
                 group = low_naturals + high_naturals + extra
                 if group and group not in seen:
                     seen.add(group)
@@ -1277,8 +1280,9 @@ def _outward(places: list[Card], cards: Counter[Card], wild_budget: int) -> list
     frontier = list(ways)
     for card in places:
         grown: list[tuple[tuple[Card, ...], int]] = []
+        held = cards[card]
         for naturals, used_wilds in frontier:
-            if cards[card] > naturals.count(card):
+            if held and held > naturals.count(card):
                 grown.append(((*naturals, card), used_wilds))
             if used_wilds < wild_budget:
                 grown.append((naturals, used_wilds + 1))
