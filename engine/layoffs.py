@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -942,6 +942,17 @@ def score_with_layoffs(
     return LayoffScore(scored, layoffs, after, placed)
 
 
+def _picker(places: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """A function taking the items at `places` of a tuple, as a tuple (itemgetter, without its
+    bare item for one place)."""
+    if len(places) > 1:
+        return operator.itemgetter(*places)
+    if places:
+        place = places[0]
+        return lambda counts: (counts[place],)
+    return lambda counts: ()
+
+
 class _LayoffSearch:
     """Every lay-off onto each declarer meld in turn; the rest of the hand is scored by the solver.
 
@@ -965,6 +976,7 @@ class _LayoffSearch:
         self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
         self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
         self.wild_count = sum(self.start[index] for index in self.wild_at)
+        self.naturals_of = _picker(self.natural_at)  # counts -> the counts of the naturals
         self.wild = _wild_codes(info)  # by card code
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
@@ -980,6 +992,7 @@ class _LayoffSearch:
         # Per meld, the hand's distinct cards its candidates can use: wilds, and naturals of a rank
         # or suit one of its readings has.
         self.relevant = [self._relevant(meld) for meld in declarer]
+        self.relevant_of = [_picker(relevant) for relevant in self.relevant]
         # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
         # (wilds; naturals of a set's rank or of a run's suit at a place it leaves free), with their
         # points: a bound on what lay-offs there can take off the penalty.
@@ -1035,8 +1048,8 @@ class _LayoffSearch:
         if known is not None:
             return known
         if self.sub_hands is not None:
-            naturals = tuple(counts[index] for index in self.natural_at)
-            wilds_gone = self.wild_count - sum(counts[index] for index in self.wild_at)
+            naturals = self.naturals_of(counts)
+            wilds_gone = self.wild_count - sum(map(counts.__getitem__, self.wild_at))
             known = self.sub_hands.leftover(naturals, wilds_gone)
         else:
             kept = [card for card, count in zip(self.keys, counts, strict=True) for _ in range(count)]
@@ -1046,12 +1059,13 @@ class _LayoffSearch:
 
     def _candidates(self, index: int, counts: tuple[int, ...]) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
-        key = (index, tuple(counts[at] for at in self.relevant[index]))
+        key = (index, self.relevant_of[index](counts))
         known = self.candidates.get(key)
         if known is not None:
             return known
         # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
-        cards = Counter({self.keys[at]: counts[at] for at in self.relevant[index] if counts[at]})
+        keys = self.keys
+        cards = {keys[at]: counts[at] for at in self.relevant[index] if counts[at]}
         made = []
         groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
         at, values, size = self.at, self.values, len(self.keys)
@@ -1143,7 +1157,10 @@ class _LayoffSearch:
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
             # bring the penalty down to the best found so far is not tried, nor one that at best
             # ties it while laying off more cards (D11).
-            if (max(0, kept - shed), len(used)) > (result[0], result[1]):
+            least = kept - shed
+            if least > result[0]:
+                break  # the candidates after this one shed no more, and the best found only gets better
+            if (max(0, least), len(used)) > (result[0], result[1]):
                 continue
             left = tuple(map(operator.sub, counts, taken))
             # Nor one after which even laying off every card that might fit the later melds could
@@ -1198,7 +1215,7 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
 
 
 def _wild_groups(
-    cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+    cards: Mapping[Card, int], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> list[tuple[Card, ...]]:
     """The groups of the hand's wild cards worth laying off.
 
@@ -1206,7 +1223,9 @@ def _wild_groups(
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
     wild = _wild_codes(info)
-    wilds = sorted((card for card in cards.elements() if wild[card.code]), key=lambda c: -values[c.code])
+    wilds = sorted(
+        (card for card, count in cards.items() if wild[card.code] for _ in range(count)), key=lambda c: -values[c.code]
+    )
     if not rules.options.wild_in_place_natural:
         return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
     distinct = list(dict.fromkeys(wilds))
@@ -1215,13 +1234,13 @@ def _wild_groups(
 
 
 def _layoff_candidates(
-    meld: TableMeld, cards: Counter[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+    meld: TableMeld, cards: Mapping[Card, int], rules: RuleSet, info: RoundInfo, values: Sequence[int]
 ) -> Iterator[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
     wild_groups = _wild_groups(cards, rules, info, values)
     wild = _wild_codes(info)
-    naturals = Counter({card: count for card, count in cards.items() if not wild[card.code]})
+    naturals = {card: count for card, count in cards.items() if not wild[card.code]}
     if not meld.is_open:
         yield from _reading_candidates(meld, naturals, rules, wild_groups)
         return
@@ -1234,7 +1253,7 @@ def _layoff_candidates(
 
 
 def _reading_candidates(
-    meld: TableMeld, naturals_in_hand: Counter[Card], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
+    meld: TableMeld, naturals_in_hand: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> Iterator[tuple[Card, ...]]:
     if meld.kind is MeldKind.SET:
         rank = meld.read_as[0].rank
@@ -1249,7 +1268,7 @@ def _reading_candidates(
 
 
 def _run_candidates(
-    meld: TableMeld, naturals: Counter[Card], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
+    meld: TableMeld, naturals: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> Iterator[tuple[Card, ...]]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
@@ -1258,27 +1277,31 @@ def _run_candidates(
     low, high = meld.positions[0], meld.positions[-1]
     below = [_PLACE_CARD[p, suit] for p in range(low - 1, lowest - 1, -1)]
     above = [_PLACE_CARD[p, suit] for p in range(high + 1, highest + 1)]
-    most_wilds = max(len(group) for group in wild_groups)
+    by_size: list[list[tuple[Card, ...]]] = []  # the wild groups by their number of cards, in order
+    for group in wild_groups:
+        while len(by_size) <= len(group):
+            by_size.append([])
+        by_size[len(group)].append(group)
+    most_wilds = len(by_size) - 1
     seen = set()
     for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
         for high_naturals, high_wilds in _outward(above, naturals, most_wilds - low_wilds):
-            for extra in wild_groups:
-                if len(extra) != low_wilds + high_wilds:
-                    continue
+            for extra in by_size[low_wilds + high_wilds]:
                 group = low_naturals + high_naturals + extra
                 if group and group not in seen:
                     seen.add(group)
                     yield group
 
 
-def _outward(places: list[Card], cards: Counter[Card], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
+def _outward(places: list[Card], cards: Mapping[Card, int], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
     """Every way to fill the first n places beyond a run's end: (naturals used, wilds used)."""
     ways: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     frontier = list(ways)
     for card in places:
         grown: list[tuple[tuple[Card, ...], int]] = []
+        held = cards.get(card, 0)
         for naturals, used_wilds in frontier:
-            if cards[card] > naturals.count(card):
+            if held and held > naturals.count(card):
                 grown.append(((*naturals, card), used_wilds))
             if used_wilds < wild_budget:
                 grown.append((naturals, used_wilds + 1))
