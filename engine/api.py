@@ -137,6 +137,19 @@ def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | No
     verify_in_play(cards, row.decks, row.jokers)
 
 
+def _melds_asked(
+    variant: str, overrides: Overrides, round_number: object, melds: Sequence[str], players: int | None
+) -> tuple[RuleSet, RoundInfo, list[tuple[MeldCard, ...]]]:
+    """The rules, the round and at least one meld of cards that exist in its decks, or the error why not."""
+    rules = rules_from(variant, overrides)
+    info = _round(rules, round_number)
+    parsed = _melds(melds)
+    if not parsed:
+        raise CardError("give at least one meld")
+    _verify_cards_exist([held.card for meld in parsed for held in meld], rules, players)
+    return rules, info, parsed
+
+
 def verify_hands_arranged(rules: RuleSet) -> None:
     """Raise OptionError where every card held counts in full (Contract Rummy): there the player who
     went out holds no cards, so no melds of theirs are checked as a way to go out, split from their
@@ -180,12 +193,7 @@ def check_json(
     >>> check_json("pay-me", 5, [], ["5H 6H JK 2C"])["melds"][0]["reading_text"]
     'read as 4♥ 5♥ 6♥ 7♥'
     """
-    rules = rules_from(variant, overrides)
-    info = _round(rules, round_number)
-    parsed = _melds(melds)
-    if not parsed:
-        raise CardError("give at least one meld")
-    _verify_cards_exist([held.card for meld in parsed for held in meld], rules, players)
+    rules, info, parsed = _melds_asked(variant, overrides, round_number, melds, players)
     verdicts = [check_meld(meld, rules, info) for meld in parsed]
     return {
         "valid": all(verdict.valid for verdict in verdicts),
@@ -368,12 +376,7 @@ def contract_json(
     >>> contract_json("contract-rummy", None, 3, ["5H 6H 7H 8H"])["reason"]
     'deal 3 needs two runs; this is one run'
     """
-    rules = rules_from(variant, overrides)
-    info = _round(rules, round_number)
-    parsed = _melds(melds)
-    if not parsed:
-        raise CardError("give at least one meld")
-    _verify_cards_exist([held.card for meld in parsed for held in meld], rules, players)
+    rules, info, parsed = _melds_asked(variant, overrides, round_number, melds, players)
     if left_in_hand is not None and (isinstance(left_in_hand, bool) or not isinstance(left_in_hand, int)):
         raise OptionError(f'cards left in hand must be a whole number, not "{left_in_hand}"')
     return check_contract(parsed, rules, info, left_in_hand).as_json()

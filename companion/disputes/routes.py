@@ -79,22 +79,18 @@ def checker() -> Any:
             best = disputes.hand_view(disputes.best_hand(at, hand), at.info)
     except ServiceError as failure:
         error = sentence(failure.message)
-    if at is None:
-        at = disputes.table(variant, None, 1)
-    page = render_template(
+    return _checker_page(
         "disputes/checker.html",
-        at=at,
-        presets=[PRESETS[key] for key in RUMMY_PRESETS],
-        round_text=round_text,
+        at or disputes.table(variant, None, 1),
+        round_text,
+        error,
         melds=melds,
         hand=hand,
         checked=checked,
         valid=valid,
         best=best,
-        error=error,
         asked=bool(request.args),
     )
-    return page, 400 if error else 200
 
 
 def _contract_checker(variant: str, round_text: str) -> Any:
@@ -123,12 +119,12 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         error = sentence(failure.message)
     if at is None:
         at = disputes.table(variant, None, 1)
-    page = render_template(
+    return _checker_page(
         "disputes/contract_checker.html",
-        at=at,
+        at,
+        round_text,
+        error,
         contract=disputes.deal_contract(at),
-        presets=[PRESETS[key] for key in RUMMY_PRESETS],
-        round_text=round_text,
         melds=melds,
         table=table,
         onto=onto,
@@ -140,9 +136,14 @@ def _contract_checker(variant: str, round_text: str) -> Any:
         down=down,
         layoff=layoff,
         best=best,
-        error=error,
         asked=bool(request.args.keys() - {"variant", "round"}),
     )
+
+
+def _checker_page(template: str, at: disputes.Table, round_text: str, error: str | None, **values: Any) -> Any:
+    """A checker page with the game and round chosen; 400 when what was asked was refused."""
+    presets = [PRESETS[key] for key in RUMMY_PRESETS]
+    page = render_template(template, at=at, presets=presets, round_text=round_text, error=error, **values)
     return page, 400 if error else 200
 
 

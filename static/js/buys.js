@@ -7,15 +7,11 @@
 "use strict";
 
 (function () {
-  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
-  function fullStop(text) {
-    text = String(text).trim();
-    return /[.!?]$/.test(text) ? text : text + ".";
-  }
+  var api = window.CardTableApi; // js/api-call.js
+  var fullStop = api.fullStop;
+  var each = api.each;
 
   var busy = false;
-
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
   function showError(section, text) {
     var box = section.querySelector("#buy-error");
@@ -45,16 +41,7 @@
     var player = form.elements.player.value;
     var body = { player: player, change: change, version: parseInt(form.elements.version.value, 10) };
     busy = true;
-    return fetch(section.getAttribute("data-api"), {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json",
-                 "X-Edit-Key": section.getAttribute("data-key") || "" },
-      body: JSON.stringify(body)
-    })
-      .then(function (response) {
-        return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
-      })
+    return api.call("POST", section.getAttribute("data-api"), section.getAttribute("data-key"), body)
       .then(function (result) {
         if (result.status === 200) {
           showError(section, "");

@@ -8,42 +8,13 @@
 "use strict";
 
 (function () {
-  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
-  function fullStop(text) {
-    text = String(text).trim();
-    return /[.!?]$/.test(text) ? text : text + ".";
-  }
+  var api = window.CardTableApi; // js/api-call.js
+  var fullStop = api.fullStop;
+  var each = api.each;
 
   var busy = false;
 
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
-
-  function refresh(after) {
-    var address = window.location.href.split("#")[0];
-    return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.querySelector("main");
-        var current = document.querySelector("main");
-        each(current.querySelectorAll("details[id]"), function (element) { // open stays open
-          var twin = fresh.querySelector("details#" + element.id);
-          if (twin) { twin.open = element.open; }
-        });
-        var nodes = Array.prototype.slice.call(fresh.childNodes).map(function (node) {
-          return document.adoptNode(node);
-        });
-        current.replaceChildren.apply(current, nodes);
-        document.title = doc.title;
-        document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
-        each(current.querySelectorAll("form[data-confirm]"), function (form) {
-          form.addEventListener("submit", function (event) {
-            if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
-          });
-        });
-        if (after) { after(current); }
-      });
-  }
+  function refresh(after) { return api.refresh(after, true); } // open <details> stay open
 
   function say(text) {
     var box = document.getElementById("tap-error") || document.getElementById("hand-error");
@@ -96,20 +67,7 @@
     var buttons = form.querySelectorAll("button");
     busy = true;
     each(buttons, function (button) { button.disabled = true; });
-    var options = {
-      method: method,
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { Accept: "application/json", "X-Edit-Key": form.getAttribute("data-key") }
-    };
-    if (payload) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(payload);
-    }
-    return fetch(address, options)
-      .then(function (response) {
-        return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
-      })
+    return api.call(method, address, form.getAttribute("data-key"), payload)
       .then(function (result) {
         if (result.status === 200 || result.status === 201) { return refresh(ready).catch(stale); }
         if (result.status === 409) {

@@ -8,15 +8,11 @@
 "use strict";
 
 (function () {
-  // A server refusal as the end of a sentence: it closes with a full stop (the API's sentences have none).
-  function fullStop(text) {
-    text = String(text).trim();
-    return /[.!?]$/.test(text) ? text : text + ".";
-  }
+  var api = window.CardTableApi; // js/api-call.js
+  var fullStop = api.fullStop;
+  var each = api.each;
 
   var busy = false;
-
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
   function body(form) {
     var entry = { went_out: "", scores: {}, version: parseInt(form.elements.version.value, 10) };
@@ -51,28 +47,7 @@
   }
 
   // The game page as it is now, swapped into <main>; then `place` puts the eye where it belongs.
-  function refresh(place) {
-    var address = window.location.href.split("#")[0];
-    return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.querySelector("main");
-        var current = document.querySelector("main");
-        var nodes = Array.prototype.slice.call(fresh.childNodes).map(function (node) {
-          return document.adoptNode(node);
-        });
-        current.replaceChildren.apply(current, nodes);
-        document.title = doc.title;
-        document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
-        each(current.querySelectorAll("form[data-confirm]"), function (form) {
-          form.addEventListener("submit", function (event) {
-            if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
-          });
-        });
-        place(current);
-      });
-  }
+  function refresh(place) { return api.refresh(place, false); }
 
   function land(target) {
     if (!target) { return; }
@@ -126,16 +101,7 @@
     var button = form.querySelector("button[type=submit]");
     busy = true;
     button.disabled = true;
-    return fetch(form.getAttribute("data-api"), {
-      method: "POST",
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-Edit-Key": form.getAttribute("data-key") },
-      body: JSON.stringify(entry)
-    })
-      .then(function (response) {
-        return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
-      })
+    return api.call("POST", form.getAttribute("data-api"), form.getAttribute("data-key"), entry)
       .then(function (result) {
         if (result.status === 201) { return saved(); }
         if (result.status === 409) { return conflict(form, entry, result.answer); }
