@@ -16,6 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 360, "height": 740}  # the phone every browser test is written for
 CHROMIUM = Path(os.environ.get("CHROMIUM") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion import create_app
-from tests.browser import launched_chromium
+from tests.browser import PHONE, launched_chromium
 from tests.servers import threaded_server
 
 
@@ -17,6 +17,18 @@ from tests.servers import threaded_server
 def browser() -> Iterator[Any]:
     with launched_chromium() as chromium:
         yield chromium
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A 360x740 phone page and the errors its console reports; a test module may define its own."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, errors
+    context.close()
 
 
 @pytest.fixture

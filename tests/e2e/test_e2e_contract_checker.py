@@ -7,26 +7,14 @@ Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser import ARTIFACTS, check_phone_layout
-from tests.e2e.test_e2e_disputes import PHONE, TAP_TARGETS, Picker
+from tests.e2e.test_e2e_disputes import TAP_TARGETS, Picker
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[tuple[Any, list[str]]]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page, errors
-    context.close()
 
 
 def test_going_down_against_the_deals_contract(phone: tuple[Any, list[str]], base_url: str) -> None:

@@ -6,29 +6,16 @@ Uses the system Chromium (/usr/bin/chromium); never downloads a browser.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from engine.api import best_json
-from tests.browser import ARTIFACTS, check_phone_layout
+from tests.browser import ARTIFACTS, PHONE, check_phone_layout
 
-PHONE = {"width": 360, "height": 740}
 THIRTEEN = "AS 5S 9S 3H 7H JH QH 2D 8D KD 4C 10C JK"
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[tuple[Any, list[str]]]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page, errors
-    context.close()
 
 
 TAP_TARGETS = (
