@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -135,36 +135,45 @@ def test_one_winner_per_contested_version(server: str, app: Flask) -> None:
     assert state["version"] == 1 + 4 + 3
 
 
-def test_eight_phones_racing_to_the_end_lose_nothing(server: str, app: Flask) -> None:
-    """Free for all: eight phones add and correct rounds, retrying from the 409's current state."""
-    game_id, key = new_game(server)
-    path = f"/api/games/{game_id}"
+Write = tuple[int, str, int, dict[str, Any]]  # version answered, "add" or "fix", round number, body sent
+
+
+def race_writers(
+    servers: Sequence[str], path: str, key: str, after_write: Callable[[int, int, dict[str, Any]], None] | None = None
+) -> tuple[list[Write], int]:
+    """WRITERS phones add and correct rounds at once until every round is played, each retrying from
+    the 409's current state; writer n starts on servers[n] and moves to the next server at every
+    attempt. ``after_write(writer, attempt, answer)`` runs after each acknowledged write. Answers
+    the acknowledged writes and the number of 409s."""
     lock = threading.Lock()
-    successes: list[tuple[int, str, int, tuple[str, dict[str, int]]]] = []  # version, kind, round, values
+    acknowledged: list[Write] = []
     conflicts = [0]
 
-    def phone(writer: int) -> None:
-        chooser = random.Random(writer)
-        state = call(server, "GET", path)[1]
+    def writer(number: int) -> None:
+        chooser = random.Random(number)
+        state = call(servers[number % len(servers)], "GET", path)[1]
         after_the_end = 0
         for attempt in range(300):
+            server = servers[(number + attempt) % len(servers)]
             played = len(state["rounds"])
             correcting = played > 0 and (played >= ROUNDS or chooser.random() < 0.3)
             if played >= ROUNDS:
                 after_the_end += 1
                 if after_the_end > 3:
                     return
-            body = round_body(writer, 1000 * writer + attempt, state["version"])
+            body = round_body(number, 1000 * number + attempt, state["version"])
             if correcting:
-                number = chooser.randint(1, played)
-                status, answer = call(server, "PUT", f"{path}/rounds/{number}", body, key)
+                target = chooser.randint(1, played)
+                status, answer = call(server, "PUT", f"{path}/rounds/{target}", body, key)
             else:
-                number = played + 1
+                target = played + 1
                 status, answer = call(server, "POST", f"{path}/rounds", body, key)
             if status in (200, 201):
                 with lock:
-                    successes.append((answer["version"], "add" if status == 201 else "fix", number, body))
+                    acknowledged.append((answer["version"], "add" if status == 201 else "fix", target, body))
                 state = answer
+                if after_write is not None:
+                    after_write(number, attempt, answer)
             elif status == 409:
                 with lock:
                     conflicts[0] += 1
@@ -172,12 +181,15 @@ def test_eight_phones_racing_to_the_end_lose_nothing(server: str, app: Flask) ->
             else:
                 raise AssertionError((status, answer))
 
-    all_at_once([lambda writer=writer: phone(writer) for writer in range(WRITERS)])  # type: ignore[misc]
+    all_at_once([lambda number=number: writer(number) for number in range(WRITERS)])  # type: ignore[misc]
+    return acknowledged, conflicts[0]
 
-    assert conflicts[0] > 0
-    adds = {number: body for _, kind, number, body in successes if kind == "add"}
+
+def check_every_write_kept(app: Flask, game_id: str, acknowledged: Sequence[Write]) -> None:
+    """One acknowledged add per round, none twice, and every acknowledged correction in the round's history."""
+    adds = {number: body for _, kind, number, body in acknowledged if kind == "add"}
     assert sorted(adds) == list(range(1, ROUNDS + 1)), "one successful add per round, none twice"
-    assert len(adds) == sum(1 for _, kind, _, _ in successes if kind == "add")
+    assert len(adds) == sum(1 for _, kind, _, _ in acknowledged if kind == "add"), "a round was added twice"
     rounds, revisions = stored(app, game_id)
     assert [number for number, _, _ in rounds] == list(range(1, ROUNDS + 1))
     for number, went_out, scores in rounds:
@@ -185,12 +197,22 @@ def test_eight_phones_racing_to_the_end_lose_nothing(server: str, app: Flask) ->
         chain = [(old_out, old_scores) for n, _, old_out, old_scores in revisions if n == number]
         chain.append((went_out, scores))
         assert chain[0] == (adds[number]["went_out"], adds[number]["scores"])
-        fixes = [(body["went_out"], body["scores"]) for _, kind, n, body in successes if kind == "fix" and n == number]
-        assert sorted(map(str, chain[1:])) == sorted(map(str, fixes)), f"round {number} lost an update"
+        fixes = [
+            (body["went_out"], body["scores"]) for _, kind, n, body in acknowledged if (kind, n) == ("fix", number)
+        ]
+        assert sorted(map(str, chain[1:])) == sorted(map(str, fixes)), f"round {number} lost an acknowledged write"
     assert {action for _, action, _, _ in revisions} <= {"corrected"}
-    state = call(server, "GET", path)[1]
+
+
+def test_eight_phones_racing_to_the_end_lose_nothing(server: str, app: Flask) -> None:
+    """Free for all: eight phones add and correct rounds, retrying from the 409's current state."""
+    game_id, key = new_game(server)
+    acknowledged, conflicts = race_writers([server], f"/api/games/{game_id}", key)
+    assert conflicts > 0
+    check_every_write_kept(app, game_id, acknowledged)
+    state = call(server, "GET", f"/api/games/{game_id}")[1]
     assert state["finished"] is True
-    assert state["version"] == 1 + len(successes), "every success raised the version once"
+    assert state["version"] == 1 + len(acknowledged), "every success raised the version once"
     check_totals(state)
 
 
