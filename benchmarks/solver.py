@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -191,11 +191,15 @@ def clear_caches() -> None:
     getattr(layoffs, "_READINGS", {}).clear()
 
 
+def score_round(case: Round) -> None:
+    melds = layoffs.declarer_melds(case.declarer, case.rules, case.info)
+    layoffs.score_in_turn(case.hands, melds, case.rules, case.info)
+
+
 def time_round(case: Round, clock: Callable[[], float]) -> float:
     clear_caches()
     start = clock()
-    melds = layoffs.declarer_melds(case.declarer, case.rules, case.info)
-    layoffs.score_in_turn(case.hands, melds, case.rules, case.info)
+    score_round(case)
     return clock() - start
 
 
@@ -215,10 +219,35 @@ def run_rounds(args: argparse.Namespace) -> None:
         print(f"({name} time)")
         for label in ("pay-me round 11", "3-13 round 11"):
             times = [t for case, t in zip(cases, best, strict=True) if case.label == label]
-            print(f"{label:<34} {len(times):>5} rounds median {_ms(statistics.median(times))}  worst {_ms(max(times))}")
-        print(f"{'all rounds':<34} {len(best):>5} rounds median {_ms(statistics.median(best))}  worst {_ms(max(best))}")
+            print(round_summary(label, times))
+        print(round_summary("all rounds", best))
         worst = max(range(len(cases)), key=best.__getitem__)
         print(f"slowest round: {cases[worst].label}, declarer {cases[worst].declarer}")
+    print_round_bounds(cases, args.passes)
+
+
+def print_round_bounds(cases: list[Round], passes: int) -> None:
+    """Two reference figures for the same rounds, in CPU time: with lay-offs off (the declarer's
+    split and each hand arranged alone: what the lay-off search adds to), and with the engine's
+    caches kept from 200 other rounds, each round timed the first time it is seen (a server that
+    has scored other rounds before)."""
+    plain = [replace(case, rules=rule_set(case.rules.preset.id, {"lay_offs": False})) for case in cases]
+    best = [float("inf")] * len(cases)
+    for _ in range(passes):
+        for index, case in enumerate(plain):
+            best[index] = min(best[index], time_round(case, time.process_time))
+    print(round_summary("no lay-offs (cpu)", best))
+    others = round_cases(1, 100)
+    best = [float("inf")] * len(cases)
+    for _ in range(passes):
+        clear_caches()
+        for case in others:
+            score_round(case)
+        for index, case in enumerate(cases):
+            start = time.process_time()
+            score_round(case)
+            best[index] = min(best[index], time.process_time() - start)
+    print(round_summary("caches warm, first sight (cpu)", best))
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -247,6 +276,10 @@ def time_reference(case: Case) -> float:
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.3f} ms"
+
+
+def round_summary(label: str, times: list[float]) -> str:
+    return f"{label:<34} {len(times):>5} rounds median {_ms(statistics.median(times))}  worst {_ms(max(times))}"
 
 
 def summary(label: str, times: list[float]) -> str:
