@@ -454,11 +454,28 @@ _QUIET = ""  # `what` of a check whose refusal nobody reads
 
 def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
     """The cards a lay-off added: (card, what it stands for, place or 0 in a set)."""
+    if after.kind is MeldKind.RUN:
+        return _added_to_run(before, after)
     cells = Counter(zip(after.cards, after.read_as, after.positions or (0,) * len(after.cards), strict=True))
     for reading in before.readings:
         old = Counter(zip(reading.cards, reading.read_as, reading.positions or (0,) * len(reading.cards), strict=True))
         if reading.kind is after.kind and not old - cells:
             return sorted((cells - old).elements(), key=lambda cell: cell[2])
+    return []
+
+
+def _added_to_run(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
+    """_added for a run, whose every place holds one card: the cells at places the first reading
+    the run extends did not have, in place order."""
+    cells = dict(zip(after.positions, zip(after.cards, after.read_as, strict=True), strict=True))
+    for reading in before.readings:
+        if reading.kind is MeldKind.RUN and all(
+            cells.get(place) == cell
+            for place, cell in zip(reading.positions, zip(reading.cards, reading.read_as, strict=True), strict=True)
+        ):
+            kept = set(reading.positions)
+            added = [(card, stands, place) for place, (card, stands) in cells.items() if place not in kept]
+            return sorted(added, key=lambda cell: cell[2])
     return []
 
 
