@@ -989,12 +989,11 @@ class _LayoffSearch:
         self.at = [0] * 56  # by card code, the index of the hand's distinct card
         for index, card in enumerate(self.keys):
             self.at[card.code] = index
-        wild = [info.is_wild(card) for card in self.keys]
-        self.natural_at = tuple(index for index, is_wild in enumerate(wild) if not is_wild)
-        self.wild_at = tuple(index for index, is_wild in enumerate(wild) if is_wild)
+        self.wild = _wild_codes(info)  # by card code
+        self.natural_at = tuple(index for index, card in enumerate(self.keys) if not self.wild[card.code])
+        self.wild_at = tuple(index for index, card in enumerate(self.keys) if self.wild[card.code])
         self.wild_count = sum(self.start[index] for index in self.wild_at)
         self.naturals_of = _picker(self.natural_at)  # counts -> the counts of the naturals
-        self.wild = _wild_codes(info)  # by card code
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
@@ -1006,14 +1005,15 @@ class _LayoffSearch:
             )
         self.costs: dict[tuple[int, ...], int] = {}
         self.known: dict[tuple[int, tuple[int, ...]], _Found] = {}
-        # Per meld, the hand's distinct cards its candidates can use: wilds, and naturals of a rank
-        # or suit one of its readings has.
-        self.relevant = [self._relevant(meld) for meld in declarer]
+        # Per meld, the hand's distinct cards its candidates can use (wilds, and naturals of a rank
+        # or suit one of its readings has), and those that could ever be laid off on it (wilds;
+        # naturals of a set's rank or of a run's suit at a place it leaves free).
+        reach = [self._reach(meld) for meld in declarer]
+        self.relevant = [relevant for relevant, _ in reach]
         self.relevant_of = [_picker(relevant) for relevant in self.relevant]
         # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
-        # (wilds; naturals of a set's rank or of a run's suit at a place it leaves free), with their
-        # points: a bound on what lay-offs there can take off the penalty.
-        layable = [self._layable(meld) for meld in declarer]
+        # with their points: a bound on what lay-offs there can take off the penalty.
+        layable = [fits for _, fits in reach]
         self.later: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (card indexes, their points)
         for index in range(len(declarer) + 1):
             union = sorted(set().union(*layable[index:]))
@@ -1026,33 +1026,29 @@ class _LayoffSearch:
     def best(self) -> _Found:
         return self.search(0, self.start)
 
-    def _relevant(self, meld: TableMeld) -> tuple[int, ...]:
-        ranks = {reading.read_as[0].rank for reading in meld.readings if reading.kind is MeldKind.SET}
-        suits = {reading.read_as[0].suit for reading in meld.readings if reading.kind is MeldKind.RUN}
-        return tuple(
-            index
-            for index, card in enumerate(self.keys)
-            if index in self.wild_at or card.rank in ranks or card.suit in suits
-        )
-
-    def _layable(self, meld: TableMeld) -> set[int]:
-        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
-        ace, no_aces = self.rules.options.ace, self.rules.options.no_aces_in_runs
-        found = set(self.wild_at)
+    def _reach(self, meld: TableMeld) -> tuple[tuple[int, ...], set[int]]:
+        """The hand's distinct cards a meld's candidates can use, in the hand's order, and those of
+        them that could be laid off on it."""
+        options = self.rules.options
+        lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+        relevant = set(self.wild_at)
+        fits = set(self.wild_at)
         for reading in meld.readings:
             first = reading.read_as[0]
             for index in self.natural_at:
                 card = self.keys[index]
                 if reading.kind is MeldKind.SET:
-                    fits = card.rank == first.rank
-                else:
-                    fits = card.suit == first.suit and any(
+                    if card.rank == first.rank:
+                        relevant.add(index)
+                        fits.add(index)
+                elif card.suit == first.suit:
+                    relevant.add(index)
+                    if any(
                         lowest <= place <= highest and place not in reading.positions
-                        for place in rank_positions(card.rank, ace, no_aces)  # type: ignore[arg-type]
-                    )
-                if fits:
-                    found.add(index)
-        return found
+                        for place in rank_positions(card.rank, options.ace, options.no_aces_in_runs)  # type: ignore[arg-type]
+                    ):
+                        fits.add(index)
+        return tuple(sorted(relevant)), fits
 
     def layable(self, index: int, counts: tuple[int, ...]) -> int:
         """The points of the cards that might still be laid off on melds `index`, `index` + 1, ..."""
