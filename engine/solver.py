@@ -114,6 +114,11 @@ def _pack(counts: Sequence[int]) -> int:
     return sum(count << 2 * index for index, count in enumerate(counts))
 
 
+# Set melds by the packed counts of a card and its later rank mates (which alone decide them,
+# as rank mates differ in suit), the wild count and the wild limit and distinct-suit rules.
+_SETS: dict[tuple[int, int, bool, bool], tuple[_Meld, ...]] = {}
+
+
 # What the search chose for a state and a wild count: a card left over, or a meld.
 _Choice = int | _Meld
 
@@ -136,14 +141,25 @@ class _Component:
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
         self.table = _POSITIONS[(settings.ace, settings.no_aces)]
         by_rank: dict[int, list[int]] = {}
-        for index, (_, rank) in enumerate(codes):
+        self.at: dict[int, int] = {}  # by suit * 16 + place, the natural that may take that place in a run
+        self.occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
+        for index, (suit, rank) in enumerate(codes):
             by_rank.setdefault(rank, []).append(index)
-        self.at: dict[int, int] = {}  # run tables, filled when a run is first looked for
-        self.reach: dict[int, tuple[int, int]] = {}  # per suit, the lowest and highest natural's place
+            for place in self.table[rank]:
+                self.at[suit * 16 + place] = index
+                self.occupied[suit] |= 1 << place
         # The other cards of each card's rank; the search only ever looks at later ones.
-        self.mates = [[mate for mate in by_rank[rank] if mate > index] for index, (_, rank) in enumerate(codes)]
+        self.mates: list[list[int]] = [[]] * len(codes)
+        for same_rank in by_rank.values():
+            for at, index in enumerate(same_rank):
+                self.mates[index] = same_rank[at + 1 :]
         self.memo: dict[int, tuple[list[int], list[_Choice | None]]] = {}
         self.runs: dict[int, list[tuple[int, int, int, list[_Meld]]]] = {}
+        # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
+        # the melds found for each distinct masked state.
+        self.relevant = [0] * len(codes)
+        self.rank_mask = [0] * len(codes)  # per card, the two-bit counts of it and its later rank mates
+        self.found: dict[int, list[_Meld]] = {}
         # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
         # natural still in hand could stand: put the natural there instead; if another meld held
         # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
@@ -174,7 +190,11 @@ class _Component:
         best = [cost + value for cost in rest]
         choices: list[_Choice | None] = [first] * len(rest)
         size = self.size
-        for meld in self._melds_with(first, state):
+        relevant = self.relevant[first] or self._relevant(first)
+        melds = self.found.get(state & relevant)
+        if melds is None:
+            melds = self.found[state & relevant] = self._melds_with(first, state)
+        for meld in melds:
             wilds = meld[1]
             child = state - meld[7]
             rest = (memo.get(child) or self.solve(child))[0]
@@ -186,11 +206,27 @@ class _Component:
         self.memo[state] = (best, choices)
         return best, choices
 
+    def _relevant(self, first: int) -> int:
+        """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
+        the naturals its runs need or displace. The lowest of them is `first`'s."""
+        runs = self.runs[first] = self._run_shapes(first)
+        mask = 1 << 2 * first
+        for mate in self.mates[first]:
+            mask |= 1 << 2 * mate
+        self.rank_mask[first] = mask | mask << 1
+        for needed, displaced, displaced_if_cheaper, _ in runs:
+            mask |= needed | displaced | displaced_if_cheaper
+        mask |= mask << 1
+        self.relevant[first] = mask
+        return mask
+
     def _melds_with(self, first: int, state: int) -> list[_Meld]:
-        melds = self._sets_with(first, state)
-        runs = self.runs.get(first)
-        if runs is None:
-            runs = self.runs[first] = self._run_shapes(first)
+        sets_key = (state & self.rank_mask[first], self.wild_count, self.limit, self.distinct)
+        sets = _SETS.get(sets_key)
+        if sets is None:
+            sets = _SETS[sets_key] = tuple(self._sets_with(first, state))
+        melds = list(sets)
+        runs = self.runs[first]
         present = (state | state >> 1) & _LOW_BITS
         replaceable = present & self.replaceable
         for needed, displaced, displaced_if_cheaper, shapes in runs:
@@ -200,63 +236,67 @@ class _Component:
 
     def _sets_with(self, first: int, state: int) -> list[_Meld]:
         copies = state >> 2 * first & 3
-        mates = [index for index in self.mates[first] if state >> 2 * index & 3] if self.mates[first] else []
+        mates = []
+        for mate in self.mates[first]:
+            if state >> 2 * mate & 3:
+                mates.append(mate)
+        wild_count = self.wild_count
         if not mates and copies == 1:  # a lone natural: a set only with two or more wilds
-            if self.limit or self.wild_count < 2:
+            if self.limit or wild_count < 2:
                 return []
             delta = 1 << 2 * first
-            return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, self.wild_count + 1)]
-        owners = [first, *mates]
-        if len(owners) == 2 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
+            return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, wild_count + 1)]
+        if len(mates) == 1 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
             groups: list[tuple[int, ...]] = [(first,), (first, mates[0])]  # the usual pair
         else:
+            owners = [first, *mates]
             ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
             groups = [
                 (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
                 for picks in itertools.product(*ranges)
             ]
+        limit, distinct = self.limit, self.distinct
         melds: list[_Meld] = []
         for used in groups:
             naturals = len(used)
             fewest = 3 - naturals if naturals < 3 else 0
-            if self.distinct:
-                fewest = max(fewest, 3 - len({self.codes[index][0] for index in used}))
-            most = (naturals if naturals < self.wild_count else self.wild_count) if self.limit else self.wild_count
-            if fewest > most:
-                continue
-            delta = _delta(used)
+            if distinct:  # rank mates differ in suit, so the suits are the distinct cards
+                fewest = max(fewest, 3 - len(set(used)))
+            most = (naturals if naturals < wild_count else wild_count) if limit else wild_count
+            delta = 0
+            for index in used:
+                delta += 1 << 2 * index
             for wilds in range(fewest, most + 1):
                 melds.append((used, wilds, -1, (), 0, 0, 0, delta))
         return melds
-
-    def _prepare_runs(self) -> None:
-        for index, (suit, rank) in enumerate(self.codes):
-            for place in self.table[rank]:
-                self.at[suit * 16 + place] = index
-                low, high = self.reach.get(suit, (place, place))
-                self.reach[suit] = (min(low, place), max(high, place))
 
     def _run_shapes(self, first: int) -> list[tuple[int, int, int, list[_Meld]]]:
         """Every run with `first` as the natural at one end, grouped by bit masks of the other
         naturals it needs and of the naturals whose places its gap wilds take (those that make it
         skippable outright, and those only when the natural scores at least as much as a wild).
         Shapes depend only on which cards the component has, so they are found once per card."""
-        if not self.at:
-            self._prepare_runs()
         shapes: _Shapes = {}
         suit, rank = self.codes[first]
+        occupied = self.occupied[suit]
+        span = self.wild_count + 1
         for start, step in _STARTS[self.table[rank]]:
-            self._walk(first, suit, start, step, shapes)
+            # A run needs another natural no more than `span` places away: most cards have none.
+            if _any_near(occupied, start, step, span):
+                self._walk(first, suit, start, step, shapes)
+        if not shapes:
+            return []
         return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items()]
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Runs in which `first` is the natural at one end, extended away from it."""
         at, no_adjacent = self.at, self.no_adjacent
         # A run found here ends on a natural, so the walk stops past the suit's last natural.
-        low, high = self.reach[suit]
+        occupied = self.occupied[suit]
+        low, high = (occupied & -occupied).bit_length() - 1, occupied.bit_length() - 1
         lowest, highest = (self.lowest, high) if step == 1 else (low, self.highest)
         layout = [first]
         used = [first]
+        wild_count = self.wild_count
 
         def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
             if not lowest <= position <= highest or len(layout) >= MAX_RUN:
@@ -270,7 +310,8 @@ class _Component:
                 extend(position + step, gaps, False, needed | bit, wild_places)
                 layout.pop()
                 used.pop()
-            if gaps < self.wild_count and not (no_adjacent and last_wild):
+            spare = wild_count - gaps  # wilds left, this one included
+            if spare and not (no_adjacent and last_wild) and _any_near(occupied, position, step, spare):
                 layout.append(-1)
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
                 extend(position + step, gaps + 1, True, needed, taken)
@@ -312,6 +353,13 @@ class _Component:
                 break
             group = with_room if extra < most_extra else full
             group.append((frozen_used, wilds, suit, ordered, low, room_below, room_above, delta))
+
+
+def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
+    """Whether any of the `count` places after `position` (going by `step`) is set in `occupied`."""
+    lowest = position + 1 if step == 1 else position - count
+    near = occupied >> lowest if lowest >= 0 else occupied << -lowest
+    return bool(near & ((1 << count) - 1))
 
 
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
@@ -366,6 +414,7 @@ def _component(
     if component is None:
         if len(_SOLVED) >= _SOLVED_LIMIT:
             _SOLVED.clear()
+            _SETS.clear()
         component = _SOLVED[key] = _Component(codes, values, wild_count, settings, wild_value)
     return component
 
