@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Rank, Suit
@@ -153,7 +153,9 @@ class _Component:
         for same_rank in by_rank.values():
             for at, index in enumerate(same_rank):
                 self.mates[index] = same_rank[at + 1 :]
-        self.memo: dict[int, tuple[list[int], list[_Choice | None]]] = {}
+        # Per packed state, the least leftover value and the choice per number of wilds melded.
+        self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
+        self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
         self.runs: dict[int, list[tuple[int, int, int, list[_Meld]]]] = {}
         # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
         # the melds found for each distinct masked state.
@@ -173,38 +175,38 @@ class _Component:
 
     def solve(self, state: int) -> tuple[list[int], list[_Choice | None]]:
         """Best leftover value per number of wilds melded, for the counts packed in `state`
-        (two bits per card: ``count << 2 * index``)."""
-        known = self.memo.get(state)
-        if known is not None:
-            return known
-        if not state:
-            result: tuple[list[int], list[_Choice | None]] = ([0] + [INF] * self.wild_count, [None] * self.size)
-            self.memo[state] = result
-            return result
+        (two bits per card: ``count << 2 * index``), and the choice that achieves each."""
+        costs = self.costs.get(state) or self._costs(state)
+        return costs, self.picks[state]
+
+    def _costs(self, state: int) -> list[int]:
         first = ((state & -state).bit_length() - 1) >> 1
-        memo = self.memo
+        known = self.costs
+        size = self.size
         child = state - (1 << 2 * first)
-        rest = (memo.get(child) or self.solve(child))[0]  # most children are known: skip the call
+        rest = known.get(child) or self._costs(child)  # most children are known: skip the call
         value = self.values[first]
         # An impossible count stays at INF or more, and its choice is never read.
         best = [cost + value for cost in rest]
-        choices: list[_Choice | None] = [first] * len(rest)
-        size = self.size
+        choices: list[_Choice | None] = [first] * size
         relevant = self.relevant[first] or self._relevant(first)
         melds = self.found.get(state & relevant)
         if melds is None:
             melds = self.found[state & relevant] = self._melds_with(first, state)
         for meld in melds:
-            wilds = meld[1]
             child = state - meld[7]
-            rest = (memo.get(child) or self.solve(child))[0]
-            for k in range(wilds, size):
-                cost = rest[k - wilds]
+            rest = known.get(child) or self._costs(child)
+            k = meld[1]
+            for cost in rest:
+                if k == size:
+                    break
                 if cost < best[k]:
                     best[k] = cost
                     choices[k] = meld
-        self.memo[state] = (best, choices)
-        return best, choices
+                k += 1
+        known[state] = best
+        self.picks[state] = choices
+        return best
 
     def _relevant(self, first: int) -> int:
         """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
@@ -289,14 +291,16 @@ class _Component:
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Runs in which `first` is the natural at one end, extended away from it."""
-        at, no_adjacent = self.at, self.no_adjacent
-        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
         occupied = self.occupied[suit]
-        low, high = (occupied & -occupied).bit_length() - 1, occupied.bit_length() - 1
-        lowest, highest = (self.lowest, high) if step == 1 else (low, self.highest)
+        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        if step == 1:
+            lowest, highest = self.lowest, occupied.bit_length() - 1
+        else:
+            lowest, highest = (occupied & -occupied).bit_length() - 1, self.highest
         layout = [first]
         used = [first]
-        wild_count = self.wild_count
+        finish = self._finisher(first, suit, start, step, layout, used, shapes)
 
         def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
             if not lowest <= position <= highest or len(layout) >= MAX_RUN:
@@ -306,7 +310,7 @@ class _Component:
                 layout.append(index)
                 used.append(index)
                 bit = 1 << 2 * index
-                self._finish(start, step, layout, used, gaps, suit, shapes, needed | bit, wild_places)
+                finish(position, gaps, needed | bit, wild_places)
                 extend(position + step, gaps, False, needed | bit, wild_places)
                 layout.pop()
                 used.pop()
@@ -319,40 +323,36 @@ class _Component:
 
         extend(start + step, 0, False, 0, 0)
 
-    def _finish(
-        self,
-        start: int,
-        step: int,
-        layout: list[int],
-        used: list[int],
-        gaps: int,
-        suit: int,
-        shapes: _Shapes,
-        needed: int,
-        wild_places: int,
-    ) -> None:
-        naturals = len(used)
-        span = len(layout)
-        end = start + step * (span - 1)
-        low, high = (start, end) if step == 1 else (end, start)
-        room_below, room_above = low - self.lowest, self.highest - high
-        if self.no_adjacent:
-            room_below, room_above = min(room_below, 1), min(room_above, 1)
-        most_extra = min(room_below + room_above, MAX_RUN - span)
-        fewest_extra = max(0, 3 - span)
-        if fewest_extra > most_extra or gaps + fewest_extra > self.wild_count:
-            return
-        ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
-        frozen_used = tuple(used)
-        delta = needed | 1 << 2 * used[0]
-        with_room = shapes.setdefault((needed, wild_places if self.prunes else 0, 0), [])
-        full = shapes.setdefault((needed, 0, wild_places), [])
-        for extra in range(fewest_extra, most_extra + 1):
-            wilds = gaps + extra
-            if wilds > self.wild_count or (self.limit and wilds > naturals):
-                break
-            group = with_room if extra < most_extra else full
-            group.append((frozen_used, wilds, suit, ordered, low, room_below, room_above, delta))
+    def _finisher(
+        self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
+    ) -> Callable[[int, int, int, int], None]:
+        """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
+        ending at a natural, with as many extra wilds at the ends as fit."""
+        run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
+        no_adjacent, prunes = self.no_adjacent, self.prunes
+        first_bit = 1 << 2 * first
+
+        def finish(end: int, gaps: int, needed: int, wild_places: int) -> None:
+            span = len(layout)
+            low, high = (start, end) if step == 1 else (end, start)
+            room_below, room_above = low - run_lowest, run_highest - high
+            if no_adjacent:
+                room_below, room_above = min(room_below, 1), min(room_above, 1)
+            most_extra = min(room_below + room_above, MAX_RUN - span)
+            fewest_extra = 3 - span if span < 3 else 0
+            if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
+                return
+            ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
+            frozen_used = tuple(used)
+            delta = needed | first_bit
+            with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
+            full = shapes.setdefault((needed, 0, wild_places), [])
+            most_wilds = min(wild_count, len(used)) if limit else wild_count
+            for extra in range(fewest_extra, min(most_extra, most_wilds - gaps) + 1):
+                group = with_room if extra < most_extra else full
+                group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
+
+        return finish
 
 
 def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
