@@ -32,6 +32,7 @@ from engine.schedule import RoundInfo
 
 INF = 10**9
 MAX_RUN = 13
+ACE_LOW, ACE_HIGH = 1, 14  # an ace's places in a run
 
 
 @dataclass(frozen=True)
@@ -363,29 +364,37 @@ def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
 
 
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
-    """Group distinct naturals that could share a meld (same rank, or same suit within reach)."""
+    """Group distinct naturals that could share a meld (same rank, or same suit within reach).
+
+    `codes` come suit by suit, ranks ascending (aces first), so linking each card to the last
+    card before it of its rank, and of its suit by place, connects the same groups as linking
+    every pair that could share a meld."""
     reach = wild_count + 1
-    table = _POSITIONS[(settings.ace, settings.no_aces)]
+    ace_places = _POSITIONS[(settings.ace, settings.no_aces)][Rank.ACE]
     count = len(codes)
-    links = [0] * count  # a bit mask of the cards each card may share a meld with
-    for one in range(count):
-        suit, rank = codes[one]
-        places = table[rank]
-        for two in range(one + 1, count):
-            other_suit, other_rank = codes[two]
-            if rank == other_rank:
-                near = True
-            elif suit != other_suit:
-                near = False
-            else:
-                others = table[other_rank]
-                if len(places) == 1 and len(others) == 1:  # the usual case: no ace
-                    near = abs(places[0] - others[0]) <= reach
-                else:
-                    near = any(abs(p - q) <= reach for p in places for q in others)
-            if near:
-                links[one] |= 1 << two
-                links[two] |= 1 << one
+    links = [0] * count  # a bit mask of the cards each card is linked to
+    last_of_rank: dict[int, int] = {}
+    last_suit = high_ace = last_index = -1
+    last_place = -MAX_RUN  # the place and card last seen in the current suit
+    for index, (suit, rank) in enumerate(codes):
+        mate = last_of_rank.get(rank, -1)
+        last_of_rank[rank] = index
+        if mate >= 0:
+            links[mate] |= 1 << index
+            links[index] |= 1 << mate
+        if suit != last_suit:
+            _link_high_ace(links, high_ace, last_index, last_place, reach)
+            last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
+        if rank == Rank.ACE:
+            high_ace = index if ACE_HIGH in ace_places else -1
+            if ACE_LOW in ace_places:
+                last_index, last_place = index, ACE_LOW
+            continue
+        if rank - last_place <= reach:
+            links[last_index] |= 1 << index
+            links[index] |= 1 << last_index
+        last_index, last_place = index, rank
+    _link_high_ace(links, high_ace, last_index, last_place, reach)
     groups = []
     unseen = (1 << count) - 1
     while unseen:
@@ -399,6 +408,13 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list
         unseen &= ~group_mask
         groups.append([index for index in range(count) if group_mask >> index & 1])
     return groups
+
+
+def _link_high_ace(links: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
+    """Link a suit's ace, as the place above the king, to the suit's highest card if in reach."""
+    if ace >= 0 and last_index >= 0 and ACE_HIGH - last_place <= reach:
+        links[ace] |= 1 << last_index
+        links[last_index] |= 1 << ace
 
 
 # Solved components, shared across hands: a table sees the same small groups again and again.
