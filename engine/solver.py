@@ -288,7 +288,7 @@ class _Component:
                 self._walk(first, suit, start, step, shapes)
         if not shapes:
             return []
-        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items()]
+        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items() if melds]
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Runs in which `first` is the natural at one end, extended away from it."""
@@ -296,22 +296,22 @@ class _Component:
         occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural.
         if step == 1:
-            lowest, highest = self.lowest, occupied.bit_length() - 1
+            nearest, farthest = start + 1, min(occupied.bit_length() - 1, start + MAX_RUN - 1)
         else:
-            lowest, highest = (occupied & -occupied).bit_length() - 1, self.highest
+            nearest, farthest = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1), start - 1
         layout = [first]
         used = [first]
-        finish = self._finisher(first, suit, start, step, layout, used, shapes)
+        record = self._recorder(first, suit, start, step, layout, used, shapes)
 
         def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
-            if not lowest <= position <= highest or len(layout) >= MAX_RUN:
+            if not nearest <= position <= farthest:
                 return
             index = at.get(suit * 16 + position, -1)
             if index >= 0 and index != first:
                 layout.append(index)
                 used.append(index)
                 bit = 1 << 2 * index
-                finish(position, gaps, needed | bit, wild_places)
+                record(position, gaps, needed | bit, wild_places)
                 extend(position + step, gaps, False, needed | bit, wild_places)
                 layout.pop()
                 used.pop()
@@ -324,7 +324,7 @@ class _Component:
 
         extend(start + step, 0, False, 0, 0)
 
-    def _finisher(
+    def _recorder(
         self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
     ) -> Callable[[int, int, int, int], None]:
         """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
@@ -333,27 +333,36 @@ class _Component:
         no_adjacent, prunes = self.no_adjacent, self.prunes
         first_bit = 1 << 2 * first
 
-        def finish(end: int, gaps: int, needed: int, wild_places: int) -> None:
+        def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
             span = len(layout)
             low, high = (start, end) if step == 1 else (end, start)
             room_below, room_above = low - run_lowest, run_highest - high
             if no_adjacent:
                 room_below, room_above = min(room_below, 1), min(room_above, 1)
-            most_extra = min(room_below + room_above, MAX_RUN - span)
+            most_extra = room_below + room_above
+            if most_extra > MAX_RUN - span:
+                most_extra = MAX_RUN - span
             fewest_extra = 3 - span if span < 3 else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
+                return
+            with_room = shapes.get(key := (needed, wild_places if prunes else 0, 0))
+            if with_room is None:
+                with_room = shapes[key] = []
+            full = shapes.get(key := (needed, 0, wild_places))
+            if full is None:
+                full = shapes[key] = []
+            most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
+            most_added = min(most_extra, most_wilds - gaps)  # extra wilds the run may also hold
+            if fewest_extra > most_added:
                 return
             ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
             frozen_used = tuple(used)
             delta = needed | first_bit
-            with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
-            full = shapes.setdefault((needed, 0, wild_places), [])
-            most_wilds = min(wild_count, len(used)) if limit else wild_count
-            for extra in range(fewest_extra, min(most_extra, most_wilds - gaps) + 1):
+            for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
                 group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
 
-        return finish
+        return record
 
 
 def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
