@@ -106,13 +106,11 @@ _Shapes = dict[tuple[int, int, int], list[_Meld]]
 _LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
-def _delta(used: Sequence[int]) -> int:
-    """The packed counts of the cards a meld uses."""
-    return sum(1 << 2 * index for index in used)
-
-
 def _pack(counts: Sequence[int]) -> int:
-    return sum(count << 2 * index for index, count in enumerate(counts))
+    state = 0
+    for index, count in enumerate(counts):
+        state |= count << 2 * index
+    return state
 
 
 # Set melds by the packed counts of a card and its later rank mates (which alone decide them,
@@ -504,7 +502,7 @@ def _solve(
     top_wild = values[wild_values[0].code] if wilds else 0
     size = wild_count + 1
     # The search takes each component's cards suit by suit, ranks ascending (aces first).
-    distinct = sorted(naturals, key=lambda code: (code & 3, code))
+    distinct = sorted(naturals, key=_SUIT_FIRST.__getitem__)
     codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
     parts: list[tuple[_Component, int, list[Card]]] = []
     vectors = []
@@ -515,7 +513,11 @@ def _solve(
             continue
         group_codes = [distinct[i] for i in group]
         component = _component(
-            tuple(codes[i] for i in group), tuple(values[code] for code in group_codes), wild_count, settings, top_wild
+            tuple([codes[i] for i in group]),
+            tuple([values[code] for code in group_codes]),
+            wild_count,
+            settings,
+            top_wild,
         )
         state = _pack([naturals[code] for code in group_codes])
         vectors.append(component.solve(state)[0])
@@ -734,6 +736,7 @@ def _settings(rules: RuleSet) -> Settings:
 
 
 CODES = 56  # Card.code: 0 for a joker, rank * 4 + suit for the others
+_SUIT_FIRST = [(code & 3) * CODES + code for code in range(CODES)]  # sorts codes suit by suit, ranks ascending
 _WILD_FLAGS: dict[int, tuple[RoundInfo, list[bool]]] = {}
 
 
@@ -756,6 +759,32 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 
+def _best_flex_split(
+    flex: list[Card],
+    naturals: dict[int, int],
+    card_of: dict[int, Card],
+    wilds: list[Card],
+    values: Sequence[int],
+    settings: Settings,
+    all_wild: bool,
+) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
+    """The best of `_solve` over every choice of which wild cards that may stand for themselves do so."""
+    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
+    for selves in _flex_splits(flex):
+        remaining = list(wilds)
+        counts = dict(naturals)
+        known = dict(card_of)
+        for card in selves:
+            remaining.remove(card)
+            counts[card.code] = counts.get(card.code, 0) + 1
+            known[card.code] = card
+        found = _solve(counts, known, remaining, values, settings, all_wild)
+        if best is None or found[0] < best[0]:
+            best = found
+    assert best is not None
+    return best
+
+
 def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]) -> Arrangement:
     """The arrangement of a hand with the least total value of leftovers (no multiplier).
 
@@ -775,19 +804,10 @@ def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Seque
             card_of[code] = card
     flex = [card for card in wilds if card.rank is not None] if rules.options.wild_in_place_natural else []
     all_wild = rules.options.wild_limit is WildLimit.NONE
-    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
-    for selves in _flex_splits(flex):
-        remaining = list(wilds)
-        counts = dict(naturals)
-        known = dict(card_of)
-        for card in selves:
-            remaining.remove(card)
-            counts[card.code] = counts.get(card.code, 0) + 1
-            known[card.code] = card
-        found = _solve(counts, known, remaining, values, settings, all_wild)
-        if best is None or found[0] < best[0]:
-            best = found
-    assert best is not None
+    if flex:
+        best = _best_flex_split(flex, naturals, card_of, wilds, values, settings, all_wild)
+    else:  # the usual case: one split, nothing to copy
+        best = _solve(naturals, card_of, wilds, values, settings, all_wild)
     penalty, melds, unmelded = best
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 
