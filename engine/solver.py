@@ -113,9 +113,9 @@ def _pack(counts: Sequence[int]) -> int:
     return state
 
 
-# Set melds by the packed counts of a card and its later rank mates (which alone decide them,
-# as rank mates differ in suit), the wild count and the wild limit and distinct-suit rules.
-_SETS: dict[tuple[int, int, bool, bool], tuple[_Meld, ...]] = {}
+# Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
+# a card and its later rank mates (which alone decide them, as rank mates differ in suit).
+_SETS: dict[tuple[int, bool, bool], dict[int, tuple[_Meld, ...]]] = {}
 
 
 # What the search chose for a state and a wild count: a card left over, or a meld.
@@ -155,12 +155,13 @@ class _Component:
         # Per packed state, the least leftover value and the choice per number of wilds melded.
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
         self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
-        self.runs: dict[int, list[tuple[int, int, int, list[_Meld]]]] = {}
+        self.runs: list[list[tuple[int, int, int, list[_Meld]]]] = [[]] * len(codes)
+        self.sets = _SETS.setdefault((wild_count, self.limit, self.distinct), {})
         # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
         # the melds found for each distinct masked state.
         self.relevant = [0] * len(codes)
         self.rank_mask = [0] * len(codes)  # per card, the two-bit counts of it and its later rank mates
-        self.found: dict[int, list[_Meld]] = {}
+        self.found: dict[int, Sequence[_Meld]] = {}
         # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
         # natural still in hand could stand: put the natural there instead; if another meld held
         # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
@@ -221,13 +222,14 @@ class _Component:
         self.relevant[first] = mask
         return mask
 
-    def _melds_with(self, first: int, state: int) -> list[_Meld]:
-        sets_key = (state & self.rank_mask[first], self.wild_count, self.limit, self.distinct)
-        sets = _SETS.get(sets_key)
+    def _melds_with(self, first: int, state: int) -> Sequence[_Meld]:
+        sets = self.sets.get(state & self.rank_mask[first])
         if sets is None:
-            sets = _SETS[sets_key] = tuple(self._sets_with(first, state))
-        melds = list(sets)
+            sets = self.sets[state & self.rank_mask[first]] = tuple(self._sets_with(first, state))
         runs = self.runs[first]
+        if not runs:
+            return sets
+        melds = list(sets)
         present = (state | state >> 1) & _LOW_BITS
         replaceable = present & self.replaceable
         for needed, displaced, displaced_if_cheaper, shapes in runs:
