@@ -687,8 +687,9 @@ def _rebuild(
     melds: list[tuple[Card, ...]],
     unmelded: list[Card],
 ) -> None:
+    picks = component.picks  # solving the whole state solved every state the choices lead to
     while state:
-        choice = component.solve(state)[1][wilds]
+        choice = picks[state][wilds]
         assert choice is not None
         if isinstance(choice, int):
             unmelded.append(cards[choice])
