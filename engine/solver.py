@@ -330,15 +330,19 @@ class _Component:
         """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
         ending at a natural, with as many extra wilds at the ends as fit."""
         run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
-        no_adjacent, prunes = self.no_adjacent, self.prunes
+        prunes = self.prunes
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule).
+        room_cap = 1 if self.no_adjacent else MAX_RUN
         first_bit = 1 << 2 * first
 
         def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
             span = len(layout)
             low, high = (start, end) if step == 1 else (end, start)
             room_below, room_above = low - run_lowest, run_highest - high
-            if no_adjacent:
-                room_below, room_above = min(room_below, 1), min(room_above, 1)
+            if room_below > room_cap:
+                room_below = room_cap
+            if room_above > room_cap:
+                room_above = room_cap
             most_extra = room_below + room_above
             if most_extra > MAX_RUN - span:
                 most_extra = MAX_RUN - span
@@ -352,7 +356,9 @@ class _Component:
             if full is None:
                 full = shapes[key] = []
             most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
-            most_added = min(most_extra, most_wilds - gaps)  # extra wilds the run may also hold
+            most_added = most_wilds - gaps  # extra wilds the run may also hold
+            if most_added > most_extra:
+                most_added = most_extra
             if fewest_extra > most_added:
                 return
             ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
