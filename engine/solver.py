@@ -251,13 +251,11 @@ class _Component:
             return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, wild_count + 1)]
         if len(mates) == 1 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
             groups: list[tuple[int, ...]] = [(first,), (first, mates[0])]  # the usual pair
-        else:
-            owners = [first, *mates]
-            ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
-            groups = [
-                (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
-                for picks in itertools.product(*ranges)
-            ]
+        else:  # every count of each card up to its copies, `first` at least once, the last card's count fastest
+            groups = [(first,) * (1 + extra) for extra in range(copies)]
+            for mate in mates:
+                picks = range((state >> 2 * mate & 3) + 1)
+                groups = [group + (mate,) * pick for group in groups for pick in picks]
         limit, distinct = self.limit, self.distinct
         melds: list[_Meld] = []
         for used in groups:
