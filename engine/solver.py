@@ -300,27 +300,31 @@ class _Component:
         layout = [first]
         used = [first]
         record = self._recorder(first, suit, start, step, layout, used, shapes)
-
-        def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
+        # Places still to try, latest first: the place, the wilds and naturals laid up to it, the
+        # card laid just before it (-1 for a wild), the naturals needed and the places wilds took.
+        # Depth first, the natural at a place before a wild there: the order the melds are tried in.
+        pending = [(start + step, 0, 1, first, 0, 0)]
+        while pending:
+            position, gaps, naturals, before, needed, wild_places = pending.pop()
             if not nearest <= position <= farthest:
-                return
+                continue
+            del layout[gaps + naturals - 1 :]
+            layout.append(before)
+            del used[naturals:]
+            if before >= 0:
+                used[-1] = before
             index = at.get(suit * 16 + position, -1)
+            spare = wild_count - gaps  # wilds left, this one included
+            if spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+                # Stacked first, so tried after every run through the natural here.
+                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
+                pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
             if index >= 0 and index != first:
                 layout.append(index)
                 used.append(index)
-                bit = 1 << 2 * index
-                record(position, gaps, needed | bit, wild_places)
-                extend(position + step, gaps, False, needed | bit, wild_places)
-                layout.pop()
-                used.pop()
-            spare = wild_count - gaps  # wilds left, this one included
-            if spare and not (no_adjacent and last_wild) and _any_near(occupied, position, step, spare):
-                layout.append(-1)
-                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
-                extend(position + step, gaps + 1, True, needed, taken)
-                layout.pop()
-
-        extend(start + step, 0, False, 0, 0)
+                needed |= 1 << 2 * index
+                record(position, gaps, needed, wild_places)
+                pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
 
     def _recorder(
         self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
