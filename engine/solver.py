@@ -32,6 +32,7 @@ from engine.schedule import RoundInfo
 
 INF = 10**9
 MAX_RUN = 13
+ACE = int(Rank.ACE)
 ACE_LOW, ACE_HIGH = 1, 14  # an ace's places in a run
 
 
@@ -387,7 +388,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list
     card before it of its rank, and of its suit by place, connects the same groups as linking
     every pair that could share a meld."""
     reach = wild_count + 1
-    ace_places = _POSITIONS[(settings.ace, settings.no_aces)][Rank.ACE]
+    ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
     count = len(codes)
     links = [0] * count  # a bit mask of the cards each card is linked to
     last_of_rank: dict[int, int] = {}
@@ -402,7 +403,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list
         if suit != last_suit:
             _link_high_ace(links, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
-        if rank == Rank.ACE:
+        if rank == ACE:
             high_ace = index if ACE_HIGH in ace_places else -1
             if ACE_LOW in ace_places:
                 last_index, last_place = index, ACE_LOW
