@@ -89,6 +89,7 @@ _STARTS = {
     places: tuple((place, -1 if place == 14 else 1) for place in places)
     for places in ((), (1,), (14,), (1, 14), *((rank,) for rank in range(2, 14)))
 }
+_RUN_RANGES = {(ace, no_aces): run_range(ace, no_aces) for ace in AceRule for no_aces in (False, True)}
 _POSITIONS = {
     (ace, no_aces): ((), *tuple(rank_positions(rank, ace, no_aces) for rank in Rank))
     for ace in AceRule
@@ -137,22 +138,24 @@ class _Component:
         self.values = values
         self.wild_count = wild_count
         self.size = wild_count + 1
-        self.lowest, self.highest = settings.lowest, settings.highest
+        aces = (settings.ace, settings.no_aces)
+        self.lowest, self.highest = _RUN_RANGES[aces]
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
-        self.table = _POSITIONS[(settings.ace, settings.no_aces)]
+        self.table = table = _POSITIONS[aces]
         by_rank: dict[int, list[int]] = {}
         self.at: dict[int, int] = {}  # by suit * 16 + place, the natural that may take that place in a run
-        self.occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
+        at = self.at
+        self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
         for index, (suit, rank) in enumerate(codes):
             by_rank.setdefault(rank, []).append(index)
-            for place in self.table[rank]:
-                self.at[suit * 16 + place] = index
-                self.occupied[suit] |= 1 << place
+            for place in table[rank]:
+                at[suit * 16 + place] = index
+                occupied[suit] |= 1 << place
         # The other cards of each card's rank; the search only ever looks at later ones.
         self.mates: list[list[int]] = [[]] * len(codes)
         for same_rank in by_rank.values():
-            for at, index in enumerate(same_rank):
-                self.mates[index] = same_rank[at + 1 :]
+            for order, index in enumerate(same_rank):
+                self.mates[index] = same_rank[order + 1 :]
         # Per packed state, the least leftover value and the choice per number of wilds melded.
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
         self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
