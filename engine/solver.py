@@ -511,7 +511,7 @@ def _solve(
 
     Naturals are counted by card code; `values` gives each code's points.
     """
-    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True)
+    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True) if len(wilds) > 1 else list(wilds)
     wild_count = len(wilds)
     top_wild = values[wild_values[0].code] if wilds else 0
     size = wild_count + 1
@@ -540,7 +540,7 @@ def _solve(
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
         unmelded = [card_of[code] for code in loners]
-        fixed_cost = sum(values[code] for code in loners)
+        fixed_cost = sum([values[code] for code in loners])
         loners = []
     else:
         unmelded = []
@@ -556,9 +556,9 @@ def _solve(
     for vector in vectors[1:]:
         total, split = _convolve(total, vector, size)
         splits.append(split)
-    leftover = fixed_cost + sum(values[card.code] for card in wild_values)
+    leftover = fixed_cost + sum([values[card.code] for card in wild_values])
     if not has_loners:
-        leftover += sum(values[code] for code in loners)
+        leftover += sum([values[code] for code in loners])
         unmelded.extend(card_of[code] for code in loners)
     best_cost, melded_wilds = INF, 0
     for k in range(size):  # ties go to more wilds melded
