@@ -190,9 +190,14 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
 
 
 def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
-    pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
+    pinned_at: list[int] = []  # the cards whose place the reading cannot choose: naturals and roles
+    free: list[Card] = []
+    for index, held in enumerate(cards):
+        if held.role or not info.is_wild(held.card):
+            pinned_at.append(index)
+        else:
+            free.append(held.card)
     pinned = [cards[index] for index in pinned_at]
-    free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
     stands = [held.role or held.card for held in pinned]
     found: dict[tuple[object, ...], TableMeld] = {}
     ranks = {card.rank for card in stands}
@@ -222,27 +227,28 @@ def _add_runs(
     pinned = [cards[index].card for index in pinned_at]
     stands = [cards[index].role or card for index, card in zip(pinned_at, pinned, strict=True)]
     places = [rank_positions(card.rank, ace, no_aces) for card in stands]  # type: ignore[arg-type]
-    tried: set[tuple[MeldCard, ...]] = set()  # wild orders often lay out the same cards: judge once
-    for start in range(lowest, highest - count + 2):
-        end = start + count
-        options = [[place for place in own if start <= place < end] for own in places]
+    # Only windows that can hold every pinned card: none starts above a card's highest place.
+    first = max([lowest, *(min(own, default=highest) - count + 1 for own in places)])
+    last = min([highest - count + 1, *(max(own, default=lowest) for own in places)])
+    for start in range(first, last + 1):
+        window = range(start, start + count)
+        options = [[place for place in own if place in window] for own in places]
         if not all(options):
             continue
         for choice in itertools.product(*options):
             if len(set(choice)) < len(choice):
                 continue
-            rest = [place for place in range(start, end) if place not in choice]
-            for order in _wild_orders(cards, pinned_at, free, choice, rest, rules):
+            rest = [place for place in window if place not in choice]
+            # The orders worth trying often repeat one another: each layout is judged once.
+            orders = dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, rules)) if free else ((),)
+            for order in orders:
                 layout = dict(zip(choice, pinned, strict=True))
                 layout.update(zip(rest, order, strict=True))
                 # Every wild is written with its role, even one standing for itself.
                 written = tuple(
-                    MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None)
-                    for p in range(start, end)
+                    MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
                 )
-                if written not in tried:
-                    tried.add(written)
-                    _add_reading(found, written, rules, info, MeldKind.RUN)
+                _add_reading(found, written, rules, info, MeldKind.RUN)
 
 
 def _wild_orders(
