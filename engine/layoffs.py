@@ -267,7 +267,7 @@ def _wild_orders(
         yield from dict.fromkeys(itertools.permutations(free))
         return
     yield tuple(free)
-    start, count = min(*choice, *rest), len(cards)
+    start, count = min((*choice, *rest)), len(cards)
     for descending in (False, True):
         places = [start + count - 1 - index if descending else start + index for index in range(count)]
         if all(places[index] == place for index, place in zip(pinned_at, choice, strict=True)):
