@@ -227,12 +227,15 @@ def _add_runs(
     pinned = [cards[index].card for index in pinned_at]
     stands = [cards[index].role or card for index, card in zip(pinned_at, pinned, strict=True)]
     places = [rank_positions(card.rank, ace, no_aces) for card in stands]  # type: ignore[arg-type]
-    # Only windows that can hold every pinned card: none starts above a card's highest place.
-    first = max([lowest, *(min(own, default=highest) - count + 1 for own in places)])
-    last = min([highest - count + 1, *(max(own, default=lowest) for own in places)])
+    first, last = lowest, highest - count + 1
+    for own in places:  # only windows that can hold every pinned card
+        if not own:
+            return
+        first, last = max(first, min(own) - count + 1), min(last, max(own))
     for start in range(first, last + 1):
         window = range(start, start + count)
-        options = [[place for place in own if place in window] for own in places]
+        # Within those bounds a card with one place always fits; an ace may fit at one end only.
+        options = [own if len(own) == 1 else [place for place in own if place in window] for own in places]
         if not all(options):
             continue
         for choice in itertools.product(*options):
