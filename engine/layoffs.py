@@ -242,8 +242,12 @@ def _add_runs(
             if len(set(choice)) < len(choice):
                 continue
             rest = [place for place in window if place not in choice]
-            # The orders worth trying often repeat one another: each layout is judged once.
-            orders = dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, rules)) if free else ((),)
+            # No wild or one has a single order; the orders worth trying for more often repeat: each once.
+            orders = (
+                [tuple(free)]
+                if len(free) < 2
+                else dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, rules))
+            )
             for order in orders:
                 layout = dict(zip(choice, pinned, strict=True))
                 layout.update(zip(rest, order, strict=True))
