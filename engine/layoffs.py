@@ -358,10 +358,11 @@ def _may_meld(cards: tuple[MeldCard, ...], info: RoundInfo) -> bool:
     ranks = {card.rank for card in naturals}
     if len(ranks) <= 1:
         return True
+    # Two aces of a suit would need both ends of a run, 14 places: longer than any run (MAX_RUN).
     if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
         return False
     places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
-    return len(places) < len(ranks) or max(places) - min(places) < len(cards)
+    return len(places) < len(ranks) or max(places) - min(places) < len(cards)  # an ace's end is open
 
 
 def verify_laid_down(
