@@ -186,6 +186,7 @@ def round_cases(seed: int, count: int) -> list[Round]:
 def clear_caches() -> None:
     """Forget everything the engine remembers between calls (solved components, lay-offs checked)."""
     solver._SOLVED.clear()
+    getattr(solver, "_SETS", {}).clear()
     getattr(layoffs, "_EXTENDED", {}).clear()
     getattr(layoffs, "_EXTENDED_BY_ID", {}).clear()
     getattr(layoffs, "_READINGS", {}).clear()

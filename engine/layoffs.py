@@ -119,25 +119,29 @@ def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose:
     are written in where it is a sequence; with `loose` (melds split from a hand) nothing is
     taken from the order.
     """
-    laid = []
-    for number, text in enumerate(melds, start=1):
-        cards = parse_meld(text)
-        if loose and len(found := _all_readings(cards, rules, info)) == 1:
-            laid.append(found[0])  # nothing for the written order to choose between
-            continue
-        verdict = check_meld(cards, rules, info)
-        if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
-            shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
-            laid.append(_open(shown, cards, rules, info, loose))
-            continue
-        # The cards decide, not their written order (D10): any legal arrangement will do.
-        readings = _all_readings(cards, rules, info)
-        if not readings:
-            raise IllegalMeld(
-                verdict.code or "illegal", f"declarer's meld {number} ({text.strip()}) is not legal: {verdict.reason}"
-            )
-        laid.append(_open(readings[0], cards, rules, info, loose))
-    return tuple(laid)
+    return tuple(
+        _table_meld(parse_meld(text), number, text.strip(), rules, info, loose)
+        for number, text in enumerate(melds, start=1)
+    )
+
+
+def _table_meld(
+    cards: tuple[MeldCard, ...], number: int, text: str, rules: RuleSet, info: RoundInfo, loose: bool
+) -> TableMeld:
+    """One of the declarer's melds, the `number`th, written as `text`; see table_melds."""
+    if loose and len(found := _all_readings(cards, rules, info)) == 1:
+        return found[0]  # nothing for the written order to choose between
+    verdict = check_meld(cards, rules, info)
+    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+        shown = _from_reading(verdict.kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+        return _open(shown, cards, rules, info, loose)
+    # The cards decide, not their written order (D10): any legal arrangement will do.
+    readings = _all_readings(cards, rules, info)
+    if not readings:
+        raise IllegalMeld(
+            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
+        )
+    return _open(readings[0], cards, rules, info, loose)
 
 
 def _open(shown: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, loose: bool) -> TableMeld:
@@ -186,9 +190,14 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
 
 
 def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
-    pinned_at = [index for index, held in enumerate(cards) if held.role or not info.is_wild(held.card)]
+    pinned_at: list[int] = []  # the cards whose place the reading cannot choose: naturals and roles
+    free: list[Card] = []
+    for index, held in enumerate(cards):
+        if held.role or not info.is_wild(held.card):
+            pinned_at.append(index)
+        else:
+            free.append(held.card)
     pinned = [cards[index] for index in pinned_at]
-    free = [held.card for index, held in enumerate(cards) if index not in pinned_at]
     stands = [held.role or held.card for held in pinned]
     found: dict[tuple[object, ...], TableMeld] = {}
     ranks = {card.rank for card in stands}
@@ -196,26 +205,57 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
         assert rank is not None
         _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
     suits = {card.suit for card in stands}
-    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
-    lowest, highest = run_range(ace, no_aces)
     for suit in suits if len(suits) == 1 else (set(Suit) if not suits else set()):
         assert suit is not None
-        for start in range(lowest, highest - len(cards) + 2):
-            window = range(start, start + len(cards))
-            options = [[p for p in rank_positions(card.rank, ace, no_aces) if p in window] for card in stands]  # type: ignore[arg-type]
-            for choice in itertools.product(*options):
-                if len(set(choice)) < len(choice) or any(card.suit != suit for card in stands):
-                    continue
-                rest = [place for place in window if place not in choice]
-                for order in _wild_orders(cards, pinned_at, free, choice, rest, rules):
-                    layout = {place: held.card for place, held in zip(choice, pinned, strict=True)}
-                    layout.update(zip(rest, order, strict=True))
-                    # Every wild is written with its role, even one standing for itself.
-                    written = tuple(
-                        MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
-                    )
-                    _add_reading(found, written, rules, info, MeldKind.RUN)
+        _add_runs(found, cards, pinned_at, free, suit, rules, info)
     return list(found.values())
+
+
+def _add_runs(
+    found: dict[tuple[object, ...], TableMeld],
+    cards: tuple[MeldCard, ...],
+    pinned_at: list[int],
+    free: list[Card],
+    suit: Suit,
+    rules: RuleSet,
+    info: RoundInfo,
+) -> None:
+    """Add the legal run readings in `suit`, window by window from the low end."""
+    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
+    lowest, highest = run_range(ace, no_aces)
+    count = len(cards)
+    pinned = [cards[index].card for index in pinned_at]
+    stands = [cards[index].role or card for index, card in zip(pinned_at, pinned, strict=True)]
+    places = [rank_positions(card.rank, ace, no_aces) for card in stands]  # type: ignore[arg-type]
+    first, last = lowest, highest - count + 1
+    for own in places:  # only windows that can hold every pinned card
+        if not own:
+            return
+        first, last = max(first, min(own) - count + 1), min(last, max(own))
+    for start in range(first, last + 1):
+        window = range(start, start + count)
+        # Within those bounds a card with one place always fits; an ace may fit at one end only.
+        options = [own if len(own) == 1 else [place for place in own if place in window] for own in places]
+        if not all(options):
+            continue
+        for choice in itertools.product(*options):
+            if len(set(choice)) < len(choice):
+                continue
+            rest = [place for place in window if place not in choice]
+            # No wild or one has a single order; the orders worth trying for more often repeat: each once.
+            orders = (
+                [tuple(free)]
+                if len(free) < 2
+                else dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, rules))
+            )
+            for order in orders:
+                layout = dict(zip(choice, pinned, strict=True))
+                layout.update(zip(rest, order, strict=True))
+                # Every wild is written with its role, even one standing for itself.
+                written = tuple(
+                    MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
+                )
+                _add_reading(found, written, rules, info, MeldKind.RUN)
 
 
 def _wild_orders(
@@ -234,7 +274,7 @@ def _wild_orders(
         yield from dict.fromkeys(itertools.permutations(free))
         return
     yield tuple(free)
-    start, count = min(*choice, *rest), len(cards)
+    start, count = min((*choice, *rest)), len(cards)
     for descending in (False, True):
         places = [start + count - 1 - index if descending else start + index for index in range(count)]
         if all(places[index] == place for index, place in zip(pinned_at, choice, strict=True)):
@@ -295,20 +335,34 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
-    groups = [list(meld) for meld in found.melds]
+    groups = [[MeldCard(card) for card in meld] for meld in found.melds]
     merged = True
     while merged:  # as few melds as the cards allow: join any two that make one meld
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
-            naturals = [card for card in groups[first] + groups[second] if not info.is_wild(card)]
-            if len({card.rank for card in naturals}) > 1 and len({card.suit for card in naturals}) > 1:
-                continue  # neither one rank (a set) nor one suit (a run)
-            union = tuple(MeldCard(card) for card in groups[first] + groups[second])
-            if _all_readings(union, rules, info):
+            union = (*groups[first], *groups[second])
+            if _may_meld(union, info) and _all_readings(union, rules, info):
                 groups[first] += groups.pop(second)
                 merged = True
                 break
-    return table_melds([" ".join(str(card) for card in group) for group in groups], rules, info, loose=True)
+    return tuple(
+        _table_meld(tuple(group), number, " ".join(str(held) for held in group), rules, info, loose=True)
+        for number, group in enumerate(groups, start=1)
+    )
+
+
+def _may_meld(cards: tuple[MeldCard, ...], info: RoundInfo) -> bool:
+    """False where the natural cards alone rule out every reading: neither one rank (a set) nor a
+    run's shape (one suit, no rank twice, spanning no more places than there are cards)."""
+    naturals = [held.card for held in cards if not info.is_wild(held.card)]
+    ranks = {card.rank for card in naturals}
+    if len(ranks) <= 1:
+        return True
+    # Two aces of a suit would need both ends of a run, 14 places: longer than any run (MAX_RUN).
+    if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
+        return False
+    places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
+    return len(places) < len(ranks) or max(places) - min(places) < len(cards)  # an ace's end is open
 
 
 def verify_laid_down(

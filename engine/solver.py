@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Rank, Suit
@@ -32,6 +32,8 @@ from engine.schedule import RoundInfo
 
 INF = 10**9
 MAX_RUN = 13
+ACE = int(Rank.ACE)
+ACE_LOW, ACE_HIGH = 1, 14  # an ace's places in a run
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ _STARTS = {
     places: tuple((place, -1 if place == 14 else 1) for place in places)
     for places in ((), (1,), (14,), (1, 14), *((rank,) for rank in range(2, 14)))
 }
+_RUN_RANGES = {(ace, no_aces): run_range(ace, no_aces) for ace in AceRule for no_aces in (False, True)}
 _POSITIONS = {
     (ace, no_aces): ((), *tuple(rank_positions(rank, ace, no_aces) for rank in Rank))
     for ace in AceRule
@@ -105,13 +108,16 @@ _Shapes = dict[tuple[int, int, int], list[_Meld]]
 _LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
-def _delta(used: Sequence[int]) -> int:
-    """The packed counts of the cards a meld uses."""
-    return sum(1 << 2 * index for index in used)
-
-
 def _pack(counts: Sequence[int]) -> int:
-    return sum(count << 2 * index for index, count in enumerate(counts))
+    state = 0
+    for index, count in enumerate(counts):
+        state |= count << 2 * index
+    return state
+
+
+# Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
+# a card and its later rank mates (which alone decide them, as rank mates differ in suit).
+_SETS: dict[tuple[int, bool, bool], dict[int, tuple[_Meld, ...]]] = {}
 
 
 # What the search chose for a state and a wild count: a card left over, or a meld.
@@ -132,18 +138,34 @@ class _Component:
         self.values = values
         self.wild_count = wild_count
         self.size = wild_count + 1
-        self.lowest, self.highest = settings.lowest, settings.highest
+        aces = (settings.ace, settings.no_aces)
+        self.lowest, self.highest = _RUN_RANGES[aces]
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
-        self.table = _POSITIONS[(settings.ace, settings.no_aces)]
+        self.table = table = _POSITIONS[aces]
         by_rank: dict[int, list[int]] = {}
-        for index, (_, rank) in enumerate(codes):
+        self.at: dict[int, int] = {}  # by suit * 16 + place, the natural that may take that place in a run
+        at = self.at
+        self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
+        for index, (suit, rank) in enumerate(codes):
             by_rank.setdefault(rank, []).append(index)
-        self.at: dict[int, int] = {}  # run tables, filled when a run is first looked for
-        self.reach: dict[int, tuple[int, int]] = {}  # per suit, the lowest and highest natural's place
+            for place in table[rank]:
+                at[suit * 16 + place] = index
+                occupied[suit] |= 1 << place
         # The other cards of each card's rank; the search only ever looks at later ones.
-        self.mates = [[mate for mate in by_rank[rank] if mate > index] for index, (_, rank) in enumerate(codes)]
-        self.memo: dict[int, tuple[list[int], list[_Choice | None]]] = {}
-        self.runs: dict[int, list[tuple[int, int, int, list[_Meld]]]] = {}
+        self.mates: list[list[int]] = [[]] * len(codes)
+        for same_rank in by_rank.values():
+            for order, index in enumerate(same_rank):
+                self.mates[index] = same_rank[order + 1 :]
+        # Per packed state, the least leftover value and the choice per number of wilds melded.
+        self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
+        self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
+        self.runs: list[list[tuple[int, int, int, list[_Meld]]]] = [[]] * len(codes)
+        self.sets = _SETS.setdefault((wild_count, self.limit, self.distinct), {})
+        # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
+        # the melds found for each distinct masked state.
+        self.relevant = [0] * len(codes)
+        self.rank_mask = [0] * len(codes)  # per card, the two-bit counts of it and its later rank mates
+        self.found: dict[int, Sequence[_Meld]] = {}
         # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
         # natural still in hand could stand: put the natural there instead; if another meld held
         # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
@@ -157,40 +179,61 @@ class _Component:
 
     def solve(self, state: int) -> tuple[list[int], list[_Choice | None]]:
         """Best leftover value per number of wilds melded, for the counts packed in `state`
-        (two bits per card: ``count << 2 * index``)."""
-        known = self.memo.get(state)
-        if known is not None:
-            return known
-        if not state:
-            result: tuple[list[int], list[_Choice | None]] = ([0] + [INF] * self.wild_count, [None] * self.size)
-            self.memo[state] = result
-            return result
+        (two bits per card: ``count << 2 * index``), and the choice that achieves each."""
+        costs = self.costs.get(state) or self._costs(state)
+        return costs, self.picks[state]
+
+    def _costs(self, state: int) -> list[int]:
         first = ((state & -state).bit_length() - 1) >> 1
-        memo = self.memo
+        known = self.costs
+        size = self.size
         child = state - (1 << 2 * first)
-        rest = (memo.get(child) or self.solve(child))[0]  # most children are known: skip the call
+        rest = known.get(child) or self._costs(child)  # most children are known: skip the call
         value = self.values[first]
         # An impossible count stays at INF or more, and its choice is never read.
         best = [cost + value for cost in rest]
-        choices: list[_Choice | None] = [first] * len(rest)
-        size = self.size
-        for meld in self._melds_with(first, state):
-            wilds = meld[1]
+        choices: list[_Choice | None] = [first] * size
+        relevant = self.relevant[first] or self._relevant(first)
+        melds = self.found.get(state & relevant)
+        if melds is None:
+            melds = self.found[state & relevant] = self._melds_with(first, state)
+        for meld in melds:
             child = state - meld[7]
-            rest = (memo.get(child) or self.solve(child))[0]
-            for k in range(wilds, size):
-                cost = rest[k - wilds]
+            rest = known.get(child) or self._costs(child)
+            k = meld[1]
+            for cost in rest:
+                if k == size:
+                    break
                 if cost < best[k]:
                     best[k] = cost
                     choices[k] = meld
-        self.memo[state] = (best, choices)
-        return best, choices
+                k += 1
+        known[state] = best
+        self.picks[state] = choices
+        return best
 
-    def _melds_with(self, first: int, state: int) -> list[_Meld]:
-        melds = self._sets_with(first, state)
-        runs = self.runs.get(first)
-        if runs is None:
-            runs = self.runs[first] = self._run_shapes(first)
+    def _relevant(self, first: int) -> int:
+        """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
+        the naturals its runs need or displace. The lowest of them is `first`'s."""
+        runs = self.runs[first] = self._run_shapes(first)
+        mask = 1 << 2 * first
+        for mate in self.mates[first]:
+            mask |= 1 << 2 * mate
+        self.rank_mask[first] = mask | mask << 1
+        for needed, displaced, displaced_if_cheaper, _ in runs:
+            mask |= needed | displaced | displaced_if_cheaper
+        mask |= mask << 1
+        self.relevant[first] = mask
+        return mask
+
+    def _melds_with(self, first: int, state: int) -> Sequence[_Meld]:
+        sets = self.sets.get(state & self.rank_mask[first])
+        if sets is None:
+            sets = self.sets[state & self.rank_mask[first]] = tuple(self._sets_with(first, state))
+        runs = self.runs[first]
+        if not runs:
+            return sets
+        melds = list(sets)
         present = (state | state >> 1) & _LOW_BITS
         replaceable = present & self.replaceable
         for needed, displaced, displaced_if_cheaper, shapes in runs:
@@ -200,144 +243,179 @@ class _Component:
 
     def _sets_with(self, first: int, state: int) -> list[_Meld]:
         copies = state >> 2 * first & 3
-        mates = [index for index in self.mates[first] if state >> 2 * index & 3] if self.mates[first] else []
+        mates = []
+        for mate in self.mates[first]:
+            if state >> 2 * mate & 3:
+                mates.append(mate)
+        wild_count = self.wild_count
         if not mates and copies == 1:  # a lone natural: a set only with two or more wilds
-            if self.limit or self.wild_count < 2:
+            if self.limit or wild_count < 2:
                 return []
             delta = 1 << 2 * first
-            return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, self.wild_count + 1)]
-        owners = [first, *mates]
-        if len(owners) == 2 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
+            return [((first,), wilds, -1, (), 0, 0, 0, delta) for wilds in range(2, wild_count + 1)]
+        if len(mates) == 1 and copies == 1 and state >> 2 * mates[0] & 3 == 1:
             groups: list[tuple[int, ...]] = [(first,), (first, mates[0])]  # the usual pair
-        else:
-            ranges = [range(copies)] + [range((state >> 2 * index & 3) + 1) for index in mates]
-            groups = [
-                (first, *(index for index, pick in zip(owners, picks, strict=True) for _ in range(pick)))
-                for picks in itertools.product(*ranges)
-            ]
+        else:  # every count of each card up to its copies, `first` at least once, the last card's count fastest
+            groups = [(first,) * (1 + extra) for extra in range(copies)]
+            for mate in mates:
+                picks = range((state >> 2 * mate & 3) + 1)
+                groups = [group + (mate,) * pick for group in groups for pick in picks]
+        limit, distinct = self.limit, self.distinct
         melds: list[_Meld] = []
         for used in groups:
             naturals = len(used)
             fewest = 3 - naturals if naturals < 3 else 0
-            if self.distinct:
-                fewest = max(fewest, 3 - len({self.codes[index][0] for index in used}))
-            most = (naturals if naturals < self.wild_count else self.wild_count) if self.limit else self.wild_count
-            if fewest > most:
-                continue
-            delta = _delta(used)
+            if distinct:  # rank mates differ in suit, so the suits are the distinct cards
+                fewest = max(fewest, 3 - len(set(used)))
+            most = (naturals if naturals < wild_count else wild_count) if limit else wild_count
+            delta = 0
+            for index in used:
+                delta += 1 << 2 * index
             for wilds in range(fewest, most + 1):
                 melds.append((used, wilds, -1, (), 0, 0, 0, delta))
         return melds
-
-    def _prepare_runs(self) -> None:
-        for index, (suit, rank) in enumerate(self.codes):
-            for place in self.table[rank]:
-                self.at[suit * 16 + place] = index
-                low, high = self.reach.get(suit, (place, place))
-                self.reach[suit] = (min(low, place), max(high, place))
 
     def _run_shapes(self, first: int) -> list[tuple[int, int, int, list[_Meld]]]:
         """Every run with `first` as the natural at one end, grouped by bit masks of the other
         naturals it needs and of the naturals whose places its gap wilds take (those that make it
         skippable outright, and those only when the natural scores at least as much as a wild).
         Shapes depend only on which cards the component has, so they are found once per card."""
-        if not self.at:
-            self._prepare_runs()
         shapes: _Shapes = {}
         suit, rank = self.codes[first]
+        occupied = self.occupied[suit]
+        span = self.wild_count + 1
         for start, step in _STARTS[self.table[rank]]:
-            self._walk(first, suit, start, step, shapes)
-        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items()]
+            # A run needs another natural no more than `span` places away: most cards have none.
+            if _any_near(occupied, start, step, span):
+                self._walk(first, suit, start, step, shapes)
+        if not shapes:
+            return []
+        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items() if melds]
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Runs in which `first` is the natural at one end, extended away from it."""
-        at, no_adjacent = self.at, self.no_adjacent
+        at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
+        occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural.
-        low, high = self.reach[suit]
-        lowest, highest = (self.lowest, high) if step == 1 else (low, self.highest)
+        if step == 1:
+            nearest, farthest = start + 1, min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+        else:
+            nearest, farthest = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1), start - 1
         layout = [first]
         used = [first]
-
-        def extend(position: int, gaps: int, last_wild: bool, needed: int, wild_places: int) -> None:
-            if not lowest <= position <= highest or len(layout) >= MAX_RUN:
-                return
+        record = self._recorder(first, suit, start, step, layout, used, shapes)
+        # Places still to try, latest first: the place, the wilds and naturals laid up to it, the
+        # card laid just before it (-1 for a wild), the naturals needed and the places wilds took.
+        # Depth first, the natural at a place before a wild there: the order the melds are tried in.
+        pending = [(start + step, 0, 1, first, 0, 0)]
+        while pending:
+            position, gaps, naturals, before, needed, wild_places = pending.pop()
+            if not nearest <= position <= farthest:
+                continue
+            del layout[gaps + naturals - 1 :]
+            layout.append(before)
+            del used[naturals:]
+            if before >= 0:
+                used[-1] = before
             index = at.get(suit * 16 + position, -1)
+            spare = wild_count - gaps  # wilds left, this one included
+            if spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+                # Stacked first, so tried after every run through the natural here.
+                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
+                pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
             if index >= 0 and index != first:
                 layout.append(index)
                 used.append(index)
-                bit = 1 << 2 * index
-                self._finish(start, step, layout, used, gaps, suit, shapes, needed | bit, wild_places)
-                extend(position + step, gaps, False, needed | bit, wild_places)
-                layout.pop()
-                used.pop()
-            if gaps < self.wild_count and not (no_adjacent and last_wild):
-                layout.append(-1)
-                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
-                extend(position + step, gaps + 1, True, needed, taken)
-                layout.pop()
+                needed |= 1 << 2 * index
+                record(position, gaps, needed, wild_places)
+                pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
 
-        extend(start + step, 0, False, 0, 0)
+    def _recorder(
+        self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
+    ) -> Callable[[int, int, int, int], None]:
+        """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
+        ending at a natural, with as many extra wilds at the ends as fit."""
+        run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
+        prunes = self.prunes
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule).
+        room_cap = 1 if self.no_adjacent else MAX_RUN
+        first_bit = 1 << 2 * first
 
-    def _finish(
-        self,
-        start: int,
-        step: int,
-        layout: list[int],
-        used: list[int],
-        gaps: int,
-        suit: int,
-        shapes: _Shapes,
-        needed: int,
-        wild_places: int,
-    ) -> None:
-        naturals = len(used)
-        span = len(layout)
-        end = start + step * (span - 1)
-        low, high = (start, end) if step == 1 else (end, start)
-        room_below, room_above = low - self.lowest, self.highest - high
-        if self.no_adjacent:
-            room_below, room_above = min(room_below, 1), min(room_above, 1)
-        most_extra = min(room_below + room_above, MAX_RUN - span)
-        fewest_extra = max(0, 3 - span)
-        if fewest_extra > most_extra or gaps + fewest_extra > self.wild_count:
-            return
-        ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
-        frozen_used = tuple(used)
-        delta = needed | 1 << 2 * used[0]
-        with_room = shapes.setdefault((needed, wild_places if self.prunes else 0, 0), [])
-        full = shapes.setdefault((needed, 0, wild_places), [])
-        for extra in range(fewest_extra, most_extra + 1):
-            wilds = gaps + extra
-            if wilds > self.wild_count or (self.limit and wilds > naturals):
-                break
-            group = with_room if extra < most_extra else full
-            group.append((frozen_used, wilds, suit, ordered, low, room_below, room_above, delta))
+        def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
+            span = len(layout)
+            low, high = (start, end) if step == 1 else (end, start)
+            room_below, room_above = low - run_lowest, run_highest - high
+            if room_below > room_cap:
+                room_below = room_cap
+            if room_above > room_cap:
+                room_above = room_cap
+            most_extra = room_below + room_above
+            if most_extra > MAX_RUN - span:
+                most_extra = MAX_RUN - span
+            fewest_extra = 3 - span if span < 3 else 0
+            if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
+                return
+            with_room = shapes.get(key := (needed, wild_places if prunes else 0, 0))
+            if with_room is None:
+                with_room = shapes[key] = []
+            full = shapes.get(key := (needed, 0, wild_places))
+            if full is None:
+                full = shapes[key] = []
+            most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
+            most_added = most_wilds - gaps  # extra wilds the run may also hold
+            if most_added > most_extra:
+                most_added = most_extra
+            if fewest_extra > most_added:
+                return
+            ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
+            frozen_used = tuple(used)
+            delta = needed | first_bit
+            for extra in range(fewest_extra, most_added + 1):
+                group = with_room if extra < most_extra else full
+                group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
+
+        return record
+
+
+def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
+    """Whether any of the `count` places after `position` (going by `step`) is set in `occupied`."""
+    lowest = position + 1 if step == 1 else position - count
+    near = occupied >> lowest if lowest >= 0 else occupied << -lowest
+    return bool(near & ((1 << count) - 1))
 
 
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
-    """Group distinct naturals that could share a meld (same rank, or same suit within reach)."""
+    """Group distinct naturals that could share a meld (same rank, or same suit within reach).
+
+    `codes` come suit by suit, ranks ascending (aces first), so linking each card to the last
+    card before it of its rank, and of its suit by place, connects the same groups as linking
+    every pair that could share a meld."""
     reach = wild_count + 1
-    table = _POSITIONS[(settings.ace, settings.no_aces)]
+    ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
     count = len(codes)
-    links = [0] * count  # a bit mask of the cards each card may share a meld with
-    for one in range(count):
-        suit, rank = codes[one]
-        places = table[rank]
-        for two in range(one + 1, count):
-            other_suit, other_rank = codes[two]
-            if rank == other_rank:
-                near = True
-            elif suit != other_suit:
-                near = False
-            else:
-                others = table[other_rank]
-                if len(places) == 1 and len(others) == 1:  # the usual case: no ace
-                    near = abs(places[0] - others[0]) <= reach
-                else:
-                    near = any(abs(p - q) <= reach for p in places for q in others)
-            if near:
-                links[one] |= 1 << two
-                links[two] |= 1 << one
+    links = [0] * count  # a bit mask of the cards each card is linked to
+    last_of_rank: dict[int, int] = {}
+    last_suit = high_ace = last_index = -1
+    last_place = -MAX_RUN  # the place and card last seen in the current suit
+    for index, (suit, rank) in enumerate(codes):
+        mate = last_of_rank.get(rank, -1)
+        last_of_rank[rank] = index
+        if mate >= 0:
+            links[mate] |= 1 << index
+            links[index] |= 1 << mate
+        if suit != last_suit:
+            _link_high_ace(links, high_ace, last_index, last_place, reach)
+            last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
+        if rank == ACE:
+            high_ace = index if ACE_HIGH in ace_places else -1
+            if ACE_LOW in ace_places:
+                last_index, last_place = index, ACE_LOW
+            continue
+        if rank - last_place <= reach:
+            links[last_index] |= 1 << index
+            links[index] |= 1 << last_index
+        last_index, last_place = index, rank
+    _link_high_ace(links, high_ace, last_index, last_place, reach)
     groups = []
     unseen = (1 << count) - 1
     while unseen:
@@ -353,6 +431,13 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list
     return groups
 
 
+def _link_high_ace(links: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
+    """Link a suit's ace, as the place above the king, to the suit's highest card if in reach."""
+    if ace >= 0 and last_index >= 0 and ACE_HIGH - last_place <= reach:
+        links[ace] |= 1 << last_index
+        links[last_index] |= 1 << ace
+
+
 # Solved components, shared across hands: a table sees the same small groups again and again.
 _SOLVED: dict[tuple[object, ...], _Component] = {}
 _SOLVED_LIMIT = 20_000
@@ -366,6 +451,7 @@ def _component(
     if component is None:
         if len(_SOLVED) >= _SOLVED_LIMIT:
             _SOLVED.clear()
+            _SETS.clear()
         component = _SOLVED[key] = _Component(codes, values, wild_count, settings, wild_value)
     return component
 
@@ -425,12 +511,12 @@ def _solve(
 
     Naturals are counted by card code; `values` gives each code's points.
     """
-    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True)
+    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True) if len(wilds) > 1 else list(wilds)
     wild_count = len(wilds)
     top_wild = values[wild_values[0].code] if wilds else 0
     size = wild_count + 1
     # The search takes each component's cards suit by suit, ranks ascending (aces first).
-    distinct = sorted(naturals, key=lambda code: (code & 3, code))
+    distinct = sorted(naturals, key=_SUIT_FIRST.__getitem__)
     codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
     parts: list[tuple[_Component, int, list[Card]]] = []
     vectors = []
@@ -441,7 +527,11 @@ def _solve(
             continue
         group_codes = [distinct[i] for i in group]
         component = _component(
-            tuple(codes[i] for i in group), tuple(values[code] for code in group_codes), wild_count, settings, top_wild
+            tuple([codes[i] for i in group]),
+            tuple([values[code] for code in group_codes]),
+            wild_count,
+            settings,
+            top_wild,
         )
         state = _pack([naturals[code] for code in group_codes])
         vectors.append(component.solve(state)[0])
@@ -450,7 +540,7 @@ def _solve(
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
         unmelded = [card_of[code] for code in loners]
-        fixed_cost = sum(values[code] for code in loners)
+        fixed_cost = sum([values[code] for code in loners])
         loners = []
     else:
         unmelded = []
@@ -466,9 +556,9 @@ def _solve(
     for vector in vectors[1:]:
         total, split = _convolve(total, vector, size)
         splits.append(split)
-    leftover = fixed_cost + sum(values[card.code] for card in wild_values)
+    leftover = fixed_cost + sum([values[card.code] for card in wild_values])
     if not has_loners:
-        leftover += sum(values[code] for code in loners)
+        leftover += sum([values[code] for code in loners])
         unmelded.extend(card_of[code] for code in loners)
     best_cost, melded_wilds = INF, 0
     for k in range(size):  # ties go to more wilds melded
@@ -609,8 +699,9 @@ def _rebuild(
     melds: list[tuple[Card, ...]],
     unmelded: list[Card],
 ) -> None:
+    picks = component.picks  # solving the whole state solved every state the choices lead to
     while state:
-        choice = component.solve(state)[1][wilds]
+        choice = picks[state][wilds]
         assert choice is not None
         if isinstance(choice, int):
             unmelded.append(cards[choice])
@@ -660,6 +751,7 @@ def _settings(rules: RuleSet) -> Settings:
 
 
 CODES = 56  # Card.code: 0 for a joker, rank * 4 + suit for the others
+_SUIT_FIRST = [(code & 3) * CODES + code for code in range(CODES)]  # sorts codes suit by suit, ranks ascending
 _WILD_FLAGS: dict[int, tuple[RoundInfo, list[bool]]] = {}
 
 
@@ -682,6 +774,32 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 
+def _best_flex_split(
+    flex: list[Card],
+    naturals: dict[int, int],
+    card_of: dict[int, Card],
+    wilds: list[Card],
+    values: Sequence[int],
+    settings: Settings,
+    all_wild: bool,
+) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
+    """The best of `_solve` over every choice of which wild cards that may stand for themselves do so."""
+    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
+    for selves in _flex_splits(flex):
+        remaining = list(wilds)
+        counts = dict(naturals)
+        known = dict(card_of)
+        for card in selves:
+            remaining.remove(card)
+            counts[card.code] = counts.get(card.code, 0) + 1
+            known[card.code] = card
+        found = _solve(counts, known, remaining, values, settings, all_wild)
+        if best is None or found[0] < best[0]:
+            best = found
+    assert best is not None
+    return best
+
+
 def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]) -> Arrangement:
     """The arrangement of a hand with the least total value of leftovers (no multiplier).
 
@@ -701,19 +819,10 @@ def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Seque
             card_of[code] = card
     flex = [card for card in wilds if card.rank is not None] if rules.options.wild_in_place_natural else []
     all_wild = rules.options.wild_limit is WildLimit.NONE
-    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
-    for selves in _flex_splits(flex):
-        remaining = list(wilds)
-        counts = dict(naturals)
-        known = dict(card_of)
-        for card in selves:
-            remaining.remove(card)
-            counts[card.code] = counts.get(card.code, 0) + 1
-            known[card.code] = card
-        found = _solve(counts, known, remaining, values, settings, all_wild)
-        if best is None or found[0] < best[0]:
-            best = found
-    assert best is not None
+    if flex:
+        best = _best_flex_split(flex, naturals, card_of, wilds, values, settings, all_wild)
+    else:  # the usual case: one split, nothing to copy
+        best = _solve(naturals, card_of, wilds, values, settings, all_wild)
     penalty, melds, unmelded = best
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 

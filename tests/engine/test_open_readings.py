@@ -131,6 +131,13 @@ def test_declarer_cards_that_do_not_meld_are_refused() -> None:
         table_melds(["5H 9C KD"], rules, round_info(rules, 5))
 
 
+@pytest.mark.parametrize("alone", ["QC", "JK", "3C"])
+def test_a_lone_card_written_as_a_meld_is_refused_with_the_reason(alone: str) -> None:
+    rules = rule_set("pay-me")
+    with pytest.raises(IllegalMeld, match=rf"meld 2 \({alone}\) is not legal: {alone}: a meld needs at least 3 cards"):
+        table_melds(["5H 6H 7H", alone], rules, round_info(rules, 1))  # 3s, 2s and jokers wild
+
+
 # --- D11: the fewest cards laid off, then a laid-off wild at the upper end --------------------------
 
 
