@@ -199,13 +199,17 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
             free.append(held.card)
     pinned = [cards[index] for index in pinned_at]
     stands = [held.role or held.card for held in pinned]
+    if any(card.rank is None for card in stands):
+        return []  # a joker in a game where jokers are not wild: no meld reads it
     found: dict[tuple[object, ...], TableMeld] = {}
-    ranks = {card.rank for card in stands}
-    for rank in ranks if len(ranks) == 1 else (set(Rank) if not ranks else set()):
+    # Ranks and suits in their own order when the wilds choose: the readings come out the same
+    # in every process (sets hash enum members by name, which changes from run to run).
+    ranks = list(dict.fromkeys(card.rank for card in stands))
+    for rank in ranks if len(ranks) == 1 else (list(Rank) if not ranks else []):
         assert rank is not None
         _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
-    suits = {card.suit for card in stands}
-    for suit in suits if len(suits) == 1 else (set(Suit) if not suits else set()):
+    suits = list(dict.fromkeys(card.suit for card in stands))
+    for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
         assert suit is not None
         _add_runs(found, cards, pinned_at, free, suit, rules, info)
     return list(found.values())

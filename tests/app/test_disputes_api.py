@@ -182,6 +182,11 @@ ERRORS = [
         "cards must be a string",
     ),
     ("/api/layoff", {"variant": "pay-me", "round": 2, "onto": 1, "cards": "7H"}, "declarer is missing"),
+    (
+        "/api/layoff",
+        {"variant": "three-thirteen", "round": 4, "declarer": ["JK JK JK"], "onto": 1, "cards": "5D"},
+        "this game is played without jokers",
+    ),
 ]
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -136,6 +140,38 @@ def test_a_lone_card_written_as_a_meld_is_refused_with_the_reason(alone: str) ->
     rules = rule_set("pay-me")
     with pytest.raises(IllegalMeld, match=rf"meld 2 \({alone}\) is not legal: {alone}: a meld needs at least 3 cards"):
         table_melds(["5H 6H 7H", alone], rules, round_info(rules, 1))  # 3s, 2s and jokers wild
+
+
+def test_jokers_written_in_a_game_without_them_are_refused_with_the_reason() -> None:
+    rules = rule_set("three-thirteen")
+    with pytest.raises(IllegalMeld, match=r"meld 1 \(JK JK JK\) is not legal: .*played without jokers"):
+        table_melds(["JK JK JK"], rules, round_info(rules, 4))
+
+
+READINGS_OF_ALL_WILDS = """
+from engine.layoffs import table_melds
+from engine.rules import rule_set
+from engine.schedule import round_info
+rules = rule_set("3-13")
+(meld,) = table_melds(["JK JK JK"], rules, round_info(rules, 4))
+print([str(reading) for reading in meld.readings])
+"""
+
+
+def test_an_all_wild_meld_has_its_readings_in_the_same_order_in_every_process() -> None:
+    def readings(hash_seed: str) -> list[str]:
+        environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run(
+            [sys.executable, "-c", READINGS_OF_ALL_WILDS], capture_output=True, text=True, check=True, env=environment
+        )
+        return ast.literal_eval(run.stdout)
+
+    first = readings("1")
+    assert readings("2") == readings("3") == first
+    runs = [reading for reading in first if len({card.split("=")[1][-1] for card in reading.split()}) == 1]
+    assert [run.split()[0][-1] for run in runs] == sorted(
+        (run.split()[0][-1] for run in runs), key="SHDC".index
+    )  # suit by suit, in the suits' own order
 
 
 # --- D11: the fewest cards laid off, then a laid-off wild at the upper end --------------------------
