@@ -742,6 +742,8 @@ def _place_run(
 _UNSURE = TableMeld(MeldKind.RUN, (), ())
 _PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 15) for suit in Suit}
 _WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
+# Per suit, its cards by place (from place 1), for slicing: a lookup per place hashes a Suit.
+_SUIT_ROWS = {suit: [_PLACE_CARD[place, suit] for place in range(1, 15)] for suit in Suit}
 
 
 def _wild_codes(info: RoundInfo) -> list[bool]:
@@ -1042,6 +1044,7 @@ class _LayoffSearch:
         self, hand: Counter[Card], declarer: tuple[TableMeld, ...], rules: RuleSet, info: RoundInfo, values: list[int]
     ):
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
+        self.meld_count = len(declarer)
         self.keys = tuple(hand)
         self.start = tuple(hand.values())
         self.at = [0] * 56  # by card code, the index of the hand's distinct card
@@ -1211,16 +1214,20 @@ class _LayoffSearch:
         known = self.known.get(key)
         if known is not None:
             return known
-        if index == len(self.declarer):
+        if index == self.meld_count:
             result: _Found = (self.cost(counts), 0, 0, (), counts)
             self.known[key] = result
             return result
         result = self.search(index + 1, counts)
-        kept = result[0]
+        # The best so far, by D11: the least penalty, then the fewest cards laid off, then laid-off
+        # wilds highest; "(a, b) worse than (best, laid)" is spelt out below to spare the tuples.
+        kept = best = result[0]
+        laid = result[1]
         here = self.cost(counts)  # known: the search kept every card to the end once
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
-        if (here - self.layable(index, counts), 1) > (kept, result[1]):
+        floor = here - self.layable(index, counts)
+        if floor > best or (floor == best and laid == 0):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
@@ -1229,32 +1236,37 @@ class _LayoffSearch:
             # bring the penalty down to the best found so far is not tried, nor one that at best
             # ties it while laying off more cards (D11).
             least = kept - shed
-            if least > result[0]:
+            if least > best:
                 break  # the candidates after this one shed no more, and the best found only gets better
-            if (max(0, least), len(used)) > (result[0], result[1]):
+            size = len(used)
+            if (least if least > 0 else 0) == best and size > laid:
                 continue
             left = tuple(map(operator.sub, counts, taken))
             # Nor one after which even laying off every card that might fit the later melds could
             # not (the cards kept now scoring at least their points less the cards laid off here).
             layable = self.layable(index + 1, left)
-            if (here - shed - layable, len(used)) > (result[0], result[1]):
+            floor = here - shed - layable
+            if floor > best or (floor == best and size > laid):
                 continue
-            if (self.cost(left) - layable, len(used)) > (result[0], result[1]):
+            floor = self.cost(left) - layable
+            if floor > best or (floor == best and size > laid):
                 continue
             rest = self.search(index + 1, left)
-            laid = len(used) + rest[1]
-            if (rest[0], laid) > (result[0], result[1]):
+            penalty, total_laid = rest[0], size + rest[1]
+            if penalty > best or (penalty == best and total_laid > laid):
                 continue
             # Checked only for a lay-off that could be chosen: the search after it is cheaper.
             extended = self.extend(index, used, taken)
             if extended is None:
                 continue
             height = rest[2] + self.height(index, used, extended)
-            # D11: the least penalty, then the fewest cards laid off, then laid-off wilds highest;
-            # a tie goes to the candidate made first.
-            if (rest[0], laid, -height, order) < (result[0], result[1], -result[2], chosen):
-                result = (rest[0], laid, height, ((index, used), *rest[3]), rest[4])
-                chosen = order
+            # A tie on penalty and cards laid off goes to the wilds standing highest, then to the
+            # candidate made first.
+            tied = penalty == best and total_laid == laid
+            if tied and (height < result[2] or (height == result[2] and order >= chosen)):
+                continue
+            result = (penalty, total_laid, height, ((index, used), *rest[3]), rest[4])
+            best, laid, chosen = penalty, total_laid, order
         self.known[key] = result
         return result
 
@@ -1286,93 +1298,94 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
 
 
 def _wild_groups(
-    cards: Mapping[Card, int], rules: RuleSet, info: RoundInfo, values: Sequence[int]
+    cards: Mapping[Card, int], rules: RuleSet, wild: list[bool], values: Sequence[int]
 ) -> list[tuple[Card, ...]]:
     """The groups of the hand's wild cards worth laying off.
 
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    wild = _wild_codes(info)
-    wilds = sorted(
-        (card for card, count in cards.items() if wild[card.code] for _ in range(count)), key=lambda c: -values[c.code]
-    )
+    distinct = [card for card, count in cards.items() if count and wild[card.code]]
+    if len(distinct) > 1:
+        distinct.sort(key=lambda card: -values[card.code])
+    wilds = [card for card in distinct for _ in range(cards[card])]
     if not rules.options.wild_in_place_natural:
         return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
-    distinct = list(dict.fromkeys(wilds))
     picks = itertools.product(*(range(cards[card] + 1) for card in distinct))
     return [tuple(card for card, pick in zip(distinct, counts, strict=True) for _ in range(pick)) for counts in picks]
 
 
 def _layoff_candidates(
     meld: TableMeld, cards: Mapping[Card, int], rules: RuleSet, info: RoundInfo, values: Sequence[int]
-) -> Iterator[tuple[Card, ...]]:
+) -> list[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
-    wild_groups = _wild_groups(cards, rules, info, values)
     wild = _wild_codes(info)
+    wild_groups = _wild_groups(cards, rules, wild, values)
     naturals = {card: count for card, count in cards.items() if not wild[card.code]}
     if not meld.is_open:
-        yield from _reading_candidates(meld, naturals, rules, wild_groups)
-        return
-    seen: set[tuple[Card, ...]] = set()
+        return _reading_candidates(meld, naturals, rules, wild_groups)
+    groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
     for reading in meld.readings:
-        for group in _reading_candidates(reading, naturals, rules, wild_groups):
-            if group not in seen:
-                seen.add(group)
-                yield group
+        groups.update(dict.fromkeys(_reading_candidates(reading, naturals, rules, wild_groups)))
+    return list(groups)
 
 
 def _reading_candidates(
     meld: TableMeld, naturals_in_hand: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> Iterator[tuple[Card, ...]]:
-    if meld.kind is MeldKind.SET:
-        rank = meld.read_as[0].rank
-        mates = [card for card in naturals_in_hand if card.rank == rank]
-        for picks in itertools.product(*(range(naturals_in_hand[card] + 1) for card in mates)):
-            naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
-            for extra in wild_groups:
-                if naturals or extra:
-                    yield naturals + extra
-        return
-    yield from _run_candidates(meld, naturals_in_hand, rules, wild_groups)
+) -> list[tuple[Card, ...]]:
+    if meld.kind is MeldKind.RUN:
+        return _run_candidates(meld, naturals_in_hand, rules, wild_groups)
+    rank = meld.read_as[0].rank
+    mates = [card for card in naturals_in_hand if card.rank == rank]
+    groups: list[tuple[Card, ...]] = []
+    for picks in itertools.product(*(range(naturals_in_hand[card] + 1) for card in mates)):
+        naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
+        groups.extend(naturals + extra for extra in wild_groups if naturals or extra)
+    return groups
 
 
 def _run_candidates(
     meld: TableMeld, naturals: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> Iterator[tuple[Card, ...]]:
+) -> list[tuple[Card, ...]]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
     suit = meld.read_as[0].suit
     assert suit is not None
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     low, high = meld.positions[0], meld.positions[-1]
-    below = [_PLACE_CARD[p, suit] for p in range(low - 1, lowest - 1, -1)]
-    above = [_PLACE_CARD[p, suit] for p in range(high + 1, highest + 1)]
+    row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
+    below = row[lowest - 1 : low - 1][::-1]
+    above = row[high:highest]
     by_size: list[list[tuple[Card, ...]]] = []  # the wild groups by their number of cards, in order
     for group in wild_groups:
         while len(by_size) <= len(group):
             by_size.append([])
         by_size[len(group)].append(group)
     most_wilds = len(by_size) - 1
-    seen = set()
-    for low_naturals, low_wilds in _outward(below, naturals, most_wilds):
-        for high_naturals, high_wilds in _outward(above, naturals, most_wilds - low_wilds):
+    held = {card.code for card, count in naturals.items() if count > 0}
+    highs: dict[int, list[tuple[tuple[Card, ...], int]]] = {}  # the ways above, per wilds left for them
+    groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
+    for low_naturals, low_wilds in _outward(below, held, most_wilds):
+        budget = most_wilds - low_wilds
+        if budget not in highs:
+            highs[budget] = _outward(above, held, budget)
+        for high_naturals, high_wilds in highs[budget]:
             for extra in by_size[low_wilds + high_wilds]:
-                group = low_naturals + high_naturals + extra
-                if group and group not in seen:
-                    seen.add(group)
-                    yield group
+                groups[low_naturals + high_naturals + extra] = None
+    groups.pop((), None)
+    return list(groups)
 
 
-def _outward(places: list[Card], cards: Mapping[Card, int], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
-    """Every way to fill the first n places beyond a run's end: (naturals used, wilds used)."""
+def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
+    """Every way to fill the first n places beyond a run's end: (naturals used, wilds used). `held`:
+    the codes of the naturals in hand. The places hold distinct cards, so each is used at most once."""
     ways: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     frontier = list(ways)
     for card in places:
         grown: list[tuple[tuple[Card, ...], int]] = []
-        held = cards.get(card, 0)
+        in_hand = card.code in held
         for naturals, used_wilds in frontier:
-            if held and held > naturals.count(card):
+            if in_hand:
                 grown.append(((*naturals, card), used_wilds))
             if used_wilds < wild_budget:
                 grown.append((naturals, used_wilds + 1))
