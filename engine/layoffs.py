@@ -1085,7 +1085,9 @@ class _LayoffSearch:
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
 
     def best(self) -> _Found:
-        return self.search(0, self.start)
+        if not self.meld_count:
+            return (self.cost(self.start), 0, 0, (), self.start)
+        return self.search(0, self.start, self.cost(self.start))
 
     def _reach(self, meld: TableMeld) -> tuple[tuple[int, ...], set[int]]:
         """The hand's distinct cards a meld's candidates can use, in the hand's order, and those of
@@ -1209,21 +1211,20 @@ class _LayoffSearch:
             melds[index] = extended
         return tuple(melds)
 
-    def search(self, index: int, counts: tuple[int, ...]) -> _Found:
+    def search(self, index: int, counts: tuple[int, ...], here: int) -> _Found:
+        """The best lay-offs onto melds `index`, `index` + 1, ... (one at least) from the cards
+        counted; `here`: the least penalty of keeping them all, self.cost(counts)."""
         key = (index, counts)
         known = self.known.get(key)
         if known is not None:
             return known
-        if index == self.meld_count:
-            result: _Found = (self.cost(counts), 0, 0, (), counts)
-            self.known[key] = result
-            return result
-        result = self.search(index + 1, counts)
+        # Past the last meld the cards are kept: answered here, which spares a call and a lookup.
+        last = index + 1 == self.meld_count
+        result: _Found = (here, 0, 0, (), counts) if last else self.search(index + 1, counts, here)
         # The best so far, by D11: the least penalty, then the fewest cards laid off, then laid-off
         # wilds highest; "(a, b) worse than (best, laid)" is spelt out below to spare the tuples.
         kept = best = result[0]
         laid = result[1]
-        here = self.cost(counts)  # known: the search kept every card to the end once
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
         floor = here - self.layable(index, counts)
@@ -1248,10 +1249,11 @@ class _LayoffSearch:
             floor = here - shed - layable
             if floor > best or (floor == best and size > laid):
                 continue
-            floor = self.cost(left) - layable
+            left_cost = self.cost(left)
+            floor = left_cost - layable
             if floor > best or (floor == best and size > laid):
                 continue
-            rest = self.search(index + 1, left)
+            rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost)
             penalty, total_laid = rest[0], size + rest[1]
             if penalty > best or (penalty == best and total_laid > laid):
                 continue
