@@ -1066,15 +1066,14 @@ class _LayoffSearch:
             )
         self.costs: dict[tuple[int, ...], int] = {}
         self.known: dict[tuple[int, tuple[int, ...]], _Found] = {}
-        # Per meld, the hand's distinct cards its candidates can use (wilds, and naturals of a rank
-        # or suit one of its readings has), and those that could ever be laid off on it (wilds;
-        # naturals of a set's rank or of a run's suit at a place it leaves free).
-        reach = [self._reach(meld) for meld in declarer]
-        self.relevant = [relevant for relevant, _ in reach]
+        # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
+        # a set's rank or of a run's suit at a place it leaves free), in the hand's order: its
+        # candidates use no others, so they are remembered by the counts of these alone.
+        layable = [self._reach(meld) for meld in declarer]
+        self.relevant = [tuple(sorted(fits)) for fits in layable]
         self.relevant_of = [_picker(relevant) for relevant in self.relevant]
         # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
         # with their points: a bound on what lay-offs there can take off the penalty.
-        layable = [fits for _, fits in reach]
         self.later: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (card indexes, their points)
         for index in range(len(declarer) + 1):
             union = sorted(set().union(*layable[index:]))
@@ -1089,12 +1088,10 @@ class _LayoffSearch:
             return (self.cost(self.start), 0, 0, (), self.start)
         return self.search(0, self.start, self.cost(self.start))
 
-    def _reach(self, meld: TableMeld) -> tuple[tuple[int, ...], set[int]]:
-        """The hand's distinct cards a meld's candidates can use, in the hand's order, and those of
-        them that could be laid off on it."""
+    def _reach(self, meld: TableMeld) -> set[int]:
+        """The hand's distinct cards that could be laid off on a meld."""
         options = self.rules.options
         lowest, highest = run_range(options.ace, options.no_aces_in_runs)
-        relevant = set(self.wild_at)
         fits = set(self.wild_at)
         for reading in meld.readings:
             first = reading.read_as[0]
@@ -1102,16 +1099,13 @@ class _LayoffSearch:
                 card = self.keys[index]
                 if reading.kind is MeldKind.SET:
                     if card.rank == first.rank:
-                        relevant.add(index)
                         fits.add(index)
-                elif card.suit == first.suit:
-                    relevant.add(index)
-                    if any(
-                        lowest <= place <= highest and place not in reading.positions
-                        for place in rank_positions(card.rank, options.ace, options.no_aces_in_runs)  # type: ignore[arg-type]
-                    ):
-                        fits.add(index)
-        return tuple(sorted(relevant)), fits
+                elif card.suit == first.suit and any(
+                    lowest <= place <= highest and place not in reading.positions
+                    for place in rank_positions(card.rank, options.ace, options.no_aces_in_runs)  # type: ignore[arg-type]
+                ):
+                    fits.add(index)
+        return fits
 
     def layable(self, index: int, counts: tuple[int, ...]) -> int:
         """The points of the cards that might still be laid off on melds `index`, `index` + 1, ..."""
