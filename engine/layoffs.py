@@ -1090,21 +1090,18 @@ class _LayoffSearch:
 
     def _reach(self, meld: TableMeld) -> set[int]:
         """The hand's distinct cards that could be laid off on a meld."""
-        options = self.rules.options
-        lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        keys = self.keys
         fits = set(self.wild_at)
         for reading in meld.readings:
             first = reading.read_as[0]
-            for index in self.natural_at:
-                card = self.keys[index]
-                if reading.kind is MeldKind.SET:
-                    if card.rank == first.rank:
-                        fits.add(index)
-                elif card.suit == first.suit and any(
-                    lowest <= place <= highest and place not in reading.positions
-                    for place in rank_positions(card.rank, options.ace, options.no_aces_in_runs)  # type: ignore[arg-type]
-                ):
-                    fits.add(index)
+            if reading.kind is MeldKind.SET:
+                fits.update(index for index in self.natural_at if keys[index].rank == first.rank)
+                continue
+            assert first.suit is not None
+            row = _SUIT_ROWS[first.suit]  # the card at place p is row[p - 1]
+            free = {row[place - 1].code for place in range(lowest, highest + 1) if place not in reading.positions}
+            fits.update(index for index in self.natural_at if keys[index].code in free)
         return fits
 
     def layable(self, index: int, counts: tuple[int, ...]) -> int:
