@@ -26,7 +26,16 @@ from functools import cached_property
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
-from engine.melds import MAX_RUN, MeldKind, check_meld, meld_readings, rank_at, rank_positions, run_range
+from engine.melds import (
+    MAX_RUN,
+    MeldKind,
+    check_meld,
+    meld_readings,
+    rank_at,
+    rank_positions,
+    run_range,
+    set_with_free_wilds_placed,
+)
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
@@ -790,15 +799,8 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, inf
             read_as.append(None)
     if fixed < 2:
         return _UNSURE
-    # As the full check reads a set: each free wild takes a suit the set is missing, in turn.
-    taken = [card.suit for card in read_as if card is not None]
-    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
-    filled = []
-    for card in read_as:
-        if card is None:
-            suit = missing.pop(0) if len(missing) > 1 else missing[0]
-            card = Card(rank, suit)
-        filled.append(card)
+    assert rank is not None  # a set's reading always has its rank
+    filled = set_with_free_wilds_placed(read_as, rank)  # as the full check reads a set
     wilds = sum(1 for held in combined if info.is_wild(held.card))
     if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(combined):
         return None

@@ -47,6 +47,7 @@ __all__ = [
     "meld_readings",
     "open_readings",
     "parse_meld",
+    "set_with_free_wilds_placed",
     "verify_meld",
 ]
 
@@ -606,6 +607,16 @@ def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves:
             read_as.append(held.card)
         else:
             read_as.append(None)
+    return _reading(cards, table, MeldKind.SET, set_with_free_wilds_placed(read_as, rank), ())
+
+
+def set_with_free_wilds_placed(read_as: Sequence[Card | None], rank: Rank) -> list[Card]:
+    """What a set's cards are read as, each free wild (None) taking a suit the set is missing,
+    in turn (the last missing suit for every wild past it; any suit again once none is missing).
+
+    >>> [str(card) for card in set_with_free_wilds_placed([Card.parse("7H"), None, None], Rank.SEVEN)]
+    ['7H', '7S', '7D']
+    """
     taken = [card.suit for card in read_as if card is not None]
     missing = [suit for suit in Suit if suit not in taken] or list(Suit)
     filled = []
@@ -614,7 +625,7 @@ def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves:
             suit = missing.pop(0) if len(missing) > 1 else missing[0]
             card = _CARDS[rank, suit]
         filled.append(card)
-    return _reading(cards, table, MeldKind.SET, filled, ())
+    return filled
 
 
 _Fixed = dict[int, tuple[tuple[int, ...], Suit]]
