@@ -220,7 +220,7 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
     suits = list(dict.fromkeys(card.suit for card in stands))
     for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
         assert suit is not None
-        _add_runs(found, cards, pinned_at, free, suit, rules, info)
+        _add_runs(found, cards, pinned_at, stands, free, suit, rules, info)
     return list(found.values())
 
 
@@ -228,17 +228,18 @@ def _add_runs(
     found: dict[tuple[object, ...], TableMeld],
     cards: tuple[MeldCard, ...],
     pinned_at: list[int],
+    stands: list[Card],
     free: list[Card],
     suit: Suit,
     rules: RuleSet,
     info: RoundInfo,
 ) -> None:
-    """Add the legal run readings in `suit`, window by window from the low end."""
+    """Add the legal run readings in `suit`, window by window from the low end; `stands`: what
+    the cards at `pinned_at` stand for."""
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     lowest, highest = run_range(ace, no_aces)
     count = len(cards)
     pinned = [cards[index].card for index in pinned_at]
-    stands = [cards[index].role or card for index, card in zip(pinned_at, pinned, strict=True)]
     places = [rank_positions(card.rank, ace, no_aces) for card in stands]  # type: ignore[arg-type]
     first, last = lowest, highest - count + 1
     for own in places:  # only windows that can hold every pinned card
