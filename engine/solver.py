@@ -729,8 +729,24 @@ def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, .
     return tuple(laid)
 
 
+def _standing_as_themselves(
+    selves: list[Card], naturals: dict[int, int], card_of: dict[int, Card], wilds: list[Card]
+) -> tuple[dict[int, int], dict[int, Card], list[Card]]:
+    """The naturals (counts and cards by code) and the wilds when the wild cards `selves` count as
+    natural in their own place."""
+    counts, known, remaining = dict(naturals), dict(card_of), list(wilds)
+    for card in selves:
+        remaining.remove(card)
+        counts[card.code] = counts.get(card.code, 0) + 1
+        known[card.code] = card
+    return counts, known, remaining
+
+
 def _flex_splits(flex: list[Card]) -> Iterator[list[Card]]:
-    """Every way to pick which of the wild cards that may stand for themselves do so."""
+    """Every way to pick which of the wild cards that may stand for themselves do so, none first."""
+    if not flex:  # the usual case
+        yield []
+        return
     groups = Counter(flex)
     cards = list(groups)
     for counts in itertools.product(*(range(groups[card] + 1) for card in cards)):
@@ -774,32 +790,6 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 
-def _best_flex_split(
-    flex: list[Card],
-    naturals: dict[int, int],
-    card_of: dict[int, Card],
-    wilds: list[Card],
-    values: Sequence[int],
-    settings: Settings,
-    all_wild: bool,
-) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
-    """The best of `_solve` over every choice of which wild cards that may stand for themselves do so."""
-    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
-    for selves in _flex_splits(flex):
-        remaining = list(wilds)
-        counts = dict(naturals)
-        known = dict(card_of)
-        for card in selves:
-            remaining.remove(card)
-            counts[card.code] = counts.get(card.code, 0) + 1
-            known[card.code] = card
-        found = _solve(counts, known, remaining, values, settings, all_wild)
-        if best is None or found[0] < best[0]:
-            best = found
-    assert best is not None
-    return best
-
-
 def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]) -> Arrangement:
     """The arrangement of a hand with the least total value of leftovers (no multiplier).
 
@@ -819,10 +809,13 @@ def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Seque
             card_of[code] = card
     flex = [card for card in wilds if card.rank is not None] if rules.options.wild_in_place_natural else []
     all_wild = rules.options.wild_limit is WildLimit.NONE
-    if flex:
-        best = _best_flex_split(flex, naturals, card_of, wilds, values, settings, all_wild)
-    else:  # the usual case: one split, nothing to copy
-        best = _solve(naturals, card_of, wilds, values, settings, all_wild)
+    best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
+    for selves in _flex_splits(flex):  # the first split (the only one, usually) has no wild as itself
+        split = _standing_as_themselves(selves, naturals, card_of, wilds) if selves else (naturals, card_of, wilds)
+        found = _solve(*split, values, settings, all_wild)
+        if best is None or found[0] < best[0]:
+            best = found
+    assert best is not None
     penalty, melds, unmelded = best
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 
