@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -997,10 +997,11 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
 # What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
 # multiplier), the cards laid off, how high the laid-off wilds stand (D11 prefers the upper end of
 # a run), the lay-offs, and the counts of the cards kept.
-_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], tuple[int, ...]]
+_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], int]
 # A candidate lay-off onto one meld: where it comes in the order the candidates are made, the
-# cards, their points, and how many of each of the hand's distinct cards they take.
-_Candidate = tuple[int, tuple[Card, ...], int, tuple[int, ...]]
+# cards, their points, how many of each of the hand's distinct cards they take (packed), how many
+# wilds, the points of its naturals, and of those naturals that might also fit a later meld.
+_Candidate = tuple[int, tuple[Card, ...], int, int, int, int, int]
 
 
 def score_with_layoffs(
@@ -1015,22 +1016,11 @@ def score_with_layoffs(
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
         _, _, _, layoffs, counts = search.best()
         after = search.after(layoffs)
-        held = Counter({card: count for card, count in zip(search.keys, counts, strict=True) if count})
+        held = search.kept(counts)
     arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
     placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
     return LayoffScore(scored, layoffs, after, placed)
-
-
-def _picker(places: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
-    """A function taking the items at `places` of a tuple, as a tuple (itemgetter, without its
-    bare item for one place)."""
-    if len(places) > 1:
-        return operator.itemgetter(*places)
-    if places:
-        place = places[0]
-        return lambda counts: (counts[place],)
-    return lambda counts: ()
 
 
 class _LayoffSearch:
@@ -1038,9 +1028,11 @@ class _LayoffSearch:
 
     The best choice for melds i, i+1, ... depends only on i and the cards still in hand, so it is
     remembered per (i, cards). The cards are counted per distinct card of the hand, in the order
-    the hand first shows them. Only the points of the cards kept are needed during the search, and
-    they come from the solver's results per number of wilds (engine.solver.SubHands): a lay-off
-    with more or fewer wild cards costs no new solve. The kept cards are arranged once, at the end.
+    the hand first shows them, packed four bits per card into one integer (a lay-off is then one
+    subtraction, and the cards a meld's candidates may use one mask). Only the points of the cards
+    kept are needed during the search, and they come from the solver's results per number of wilds
+    (engine.solver.SubHands): a lay-off with more or fewer wild cards costs no new solve. The kept
+    cards are arranged once, at the end.
     """
 
     def __init__(
@@ -1049,47 +1041,54 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.meld_count = len(declarer)
         self.keys = tuple(hand)
-        self.start = tuple(hand.values())
+        self.start = _pack_counts(hand.values())
         self.at = [0] * 56  # by card code, the index of the hand's distinct card
         for index, card in enumerate(self.keys):
             self.at[card.code] = index
         self.wild = _wild_codes(info)  # by card code
         self.natural_at = tuple(index for index, card in enumerate(self.keys) if not self.wild[card.code])
         self.wild_at = tuple(index for index, card in enumerate(self.keys) if self.wild[card.code])
-        self.wild_count = sum(self.start[index] for index in self.wild_at)
-        self.naturals_of = _picker(self.natural_at)  # counts -> the counts of the naturals
+        self.wild_count = sum(hand[self.keys[index]] for index in self.wild_at)
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
                 [self.keys[index].code for index in self.natural_at],
-                [self.start[index] for index in self.natural_at],
-                [values[self.keys[index].code] for index in self.wild_at for _ in range(self.start[index])],
+                [hand[self.keys[index]] for index in self.natural_at],
+                [values[self.keys[index].code] for index in self.wild_at for _ in range(hand[self.keys[index]])],
                 rules,
                 values,
             )
-        self.costs: dict[tuple[int, ...], int] = {}
-        self.known: dict[tuple[int, tuple[int, ...]], _Found] = {}
+        self.costs: dict[int, int] = {}
+        self.floors_known: dict[int, list[int]] = {}
+        self.known: dict[tuple[int, int], _Found] = {}
         # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
-        # a set's rank or of a run's suit at a place it leaves free), in the hand's order: its
-        # candidates use no others, so they are remembered by the counts of these alone.
+        # a set's rank or of a run's suit at a place it leaves free): its candidates use no others,
+        # so they are remembered by the counts of these alone.
         layable = [self._reach(meld) for meld in declarer]
         self.relevant = [tuple(sorted(fits)) for fits in layable]
-        self.relevant_of = [_picker(relevant) for relevant in self.relevant]
-        # Per meld index i, the hand's distinct cards that could ever be laid off on melds i, i+1, ...
-        # with their points: a bound on what lay-offs there can take off the penalty.
-        self.later: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (card indexes, their points)
+        self.relevant_mask = [sum(_FIELD << _BITS * at for at in fits) for fits in layable]
+        # Per meld index i, the hand's distinct naturals that could ever be laid off on melds i, i+1,
+        # ... with their points: with `floor` (wilds free), a bound on what lay-offs there can reach.
+        self.later: list[tuple[tuple[int, int], ...]] = []  # (shift of the card's count, its points)
+        self.later_sets: list[set[int]] = []
         for index in range(len(declarer) + 1):
-            union = sorted(set().union(*layable[index:]))
-            self.later.append((tuple(union), tuple(values[self.keys[at].code] for at in union)))
-        self.candidates: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
+            union = set().union(*layable[index:]).difference(self.wild_at)
+            self.later_sets.append(union)
+            self.later.append(tuple((_BITS * at, values[self.keys[at].code]) for at in sorted(union)))
+        self.candidates: dict[tuple[int, int], list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
-        self.extended: dict[tuple[int, tuple[int, ...]], TableMeld | None] = {}
+        self.extended: dict[tuple[int, int], TableMeld | None] = {}
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
 
     def best(self) -> _Found:
+        here = self.cost(self.start)
         if not self.meld_count:
-            return (self.cost(self.start), 0, 0, (), self.start)
-        return self.search(0, self.start, self.cost(self.start))
+            return (here, 0, 0, (), self.start)
+        return self.search(0, self.start, here, self.floors(self.start)[-1] - self.layable(0, self.start))
+
+    def kept(self, counts: int) -> Counter[Card]:
+        """The cards counted in `counts`."""
+        return Counter({card: counts >> _BITS * at & _FIELD for at, card in enumerate(self.keys)}) + Counter()
 
     def _reach(self, meld: TableMeld) -> set[int]:
         """The hand's distinct cards that could be laid off on a meld."""
@@ -1103,57 +1102,95 @@ class _LayoffSearch:
                 continue
             assert first.suit is not None
             row = _SUIT_ROWS[first.suit]  # the card at place p is row[p - 1]
-            free = {row[place - 1].code for place in range(lowest, highest + 1) if place not in reading.positions}
-            fits.update(index for index in self.natural_at if keys[index].code in free)
+            held = {keys[index].code: index for index in self.natural_at}
+            low, high = reading.positions[0], reading.positions[-1]
+            # A natural goes on beyond an end only with every place between filled, by the
+            # natural of that place or by one of the hand's wilds.
+            for places in (range(low - 1, lowest - 1, -1), range(high + 1, highest + 1)):
+                gaps = 0
+                for place in places:
+                    index = held.get(row[place - 1].code, -1)
+                    if index >= 0:
+                        fits.add(index)
+                    else:
+                        gaps += 1
+                        if gaps > self.wild_count:
+                            break
         return fits
 
-    def layable(self, index: int, counts: tuple[int, ...]) -> int:
-        """The points of the cards that might still be laid off on melds `index`, `index` + 1, ..."""
-        places, points = self.later[index]
-        return sum(map(operator.mul, map(counts.__getitem__, places), points))
+    def layable(self, index: int, counts: int) -> int:
+        """The points of the naturals that might still be laid off on melds `index`, `index` + 1, ..."""
+        total = 0
+        for shift, points in self.later[index]:
+            total += (counts >> shift & _FIELD) * points
+        return total
 
-    def cost(self, counts: tuple[int, ...]) -> int:
+    def cost(self, counts: int) -> int:
         """The least penalty (no multiplier) of the cards kept."""
         known = self.costs.get(counts)
         if known is not None:
             return known
         if self.sub_hands is not None:
-            naturals = self.naturals_of(counts)
-            wilds_gone = self.wild_count - sum(map(counts.__getitem__, self.wild_at))
-            known = self.sub_hands.leftover(naturals, wilds_gone)
+            wilds_gone = self.wild_count - sum(counts >> _BITS * at & _FIELD for at in self.wild_at)
+            known = self.sub_hands.leftover(tuple(counts >> _BITS * at & _FIELD for at in self.natural_at), wilds_gone)
         else:
-            kept = [card for card, count in zip(self.keys, counts, strict=True) for _ in range(count)]
+            kept = list(self.kept(counts).elements())
             known = arrange(kept, self.rules, self.info, self.values).penalty
         self.costs[counts] = known
         return known
 
-    def _candidates(self, index: int, counts: tuple[int, ...]) -> list[_Candidate]:
+    def floors(self, counts: int) -> list[int]:
+        """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
+        with j of those wilds, if wilds could also go for nothing. No part of the cards with j wilds
+        or fewer scores less than this less the points of the naturals it lacks."""
+        known = self.floors_known.get(counts)
+        if known is not None:
+            return known
+        wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
+        if self.sub_hands is not None:
+            naturals = tuple(counts >> _BITS * at & _FIELD for at in self.natural_at)
+            known = self.sub_hands.floors(naturals, self.wild_count - sum(wilds))
+        else:
+            points = [self.values[self.keys[at].code] for at in self.wild_at]
+            wild_points = sum(map(operator.mul, wilds, points))
+            known = [self.cost(counts) - wild_points] * (sum(wilds) + 1)
+        self.floors_known[counts] = known
+        return known
+
+    def _candidates(self, index: int, counts: int) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
-        key = (index, self.relevant_of[index](counts))
+        key = (index, counts & self.relevant_mask[index])
         known = self.candidates.get(key)
         if known is not None:
             return known
         # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
         keys = self.keys
-        cards = {keys[at]: counts[at] for at in self.relevant[index] if counts[at]}
+        cards = {keys[at]: count for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)}
         made = []
         groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
-        at, values, size = self.at, self.values, len(self.keys)
+        at, values, wild = self.at, self.values, self.wild
+        later = self.later_sets[index + 1]
         for order, used in enumerate(groups):
-            taken = [0] * size
-            shed = 0
+            taken = shed = natural_shed = later_shed = wilds = 0
             for card in used:
                 code = card.code
-                taken[at[code]] += 1
+                where = at[code]
+                taken += 1 << _BITS * where
                 shed += values[code]
-            if any(map(operator.gt, taken, counts)):
+                if wild[code]:
+                    wilds += 1
+                else:
+                    natural_shed += values[code]
+                    if where in later:
+                        later_shed += values[code]
+            if _over(counts, taken):
                 continue  # one ace at both ends of a run (ace both ways): never legal (D14)
-            made.append((order, used, shed, tuple(taken)))
+            made.append((order, used, shed, taken, wilds, natural_shed, later_shed))
         made.sort(key=lambda candidate: -candidate[2])
         self.candidates[key] = made
         return made
 
-    def extend(self, index: int, used: tuple[Card, ...], taken: tuple[int, ...]) -> TableMeld | None:
+    def extend(self, index: int, used: tuple[Card, ...], taken: int) -> TableMeld | None:
         """The meld after the lay-off (or, for a meld with one reading, after a lay-off that any wild
         cards could stand in for), or None where it is not legal. The check is remembered across
         hands too, as the later players of a round meet the same melds (D6)."""
@@ -1205,28 +1242,31 @@ class _LayoffSearch:
             melds[index] = extended
         return tuple(melds)
 
-    def search(self, index: int, counts: tuple[int, ...], here: int) -> _Found:
+    def search(self, index: int, counts: int, here: int, floor: int) -> _Found:
         """The best lay-offs onto melds `index`, `index` + 1, ... (one at least) from the cards
-        counted; `here`: the least penalty of keeping them all, self.cost(counts)."""
+        counted; `here`: the least penalty of keeping them all, self.cost(counts); `floor`: less
+        than any lay-offs onto these melds can reach, self.floor(counts) - self.layable(index, counts)."""
         key = (index, counts)
         known = self.known.get(key)
         if known is not None:
             return known
         # Past the last meld the cards are kept: answered here, which spares a call and a lookup.
         last = index + 1 == self.meld_count
-        result: _Found = (here, 0, 0, (), counts) if last else self.search(index + 1, counts, here)
+        floors = self.floors(counts)
+        free = floors[-1]
+        after = 0 if last else self.layable(index + 1, counts)  # the naturals that might fit later melds
+        result: _Found = (here, 0, 0, (), counts) if last else self.search(index + 1, counts, here, free - after)
         # The best so far, by D11: the least penalty, then the fewest cards laid off, then laid-off
         # wilds highest; "(a, b) worse than (best, laid)" is spelt out below to spare the tuples.
         kept = best = result[0]
         laid = result[1]
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
-        floor = here - self.layable(index, counts)
         if floor > best or (floor == best and laid == 0):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
-        for order, used, shed, taken in self._candidates(index, counts):
+        for order, used, shed, taken, wilds, natural_shed, later_shed in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
             # bring the penalty down to the best found so far is not tried, nor one that at best
             # ties it while laying off more cards (D11).
@@ -1236,18 +1276,21 @@ class _LayoffSearch:
             size = len(used)
             if (least if least > 0 else 0) == best and size > laid:
                 continue
-            left = tuple(map(operator.sub, counts, taken))
-            # Nor one after which even laying off every card that might fit the later melds could
-            # not (the cards kept now scoring at least their points less the cards laid off here).
-            layable = self.layable(index + 1, left)
-            floor = here - shed - layable
+            left = counts - taken
+            # Nor one after which even laying off every natural that might fit the later melds, and
+            # any wild, could not (the naturals kept now, with the wilds kept, scoring at least
+            # their points less the naturals laid off here).
+            left_layable = after - later_shed
+            floor = floors[-1 - wilds] - natural_shed - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
-            left_cost = self.cost(left)
-            floor = left_cost - layable
+            left_cost = self.costs.get(left)
+            if left_cost is None:
+                left_cost = self.cost(left)
+            floor = self.floors(left)[-1] - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
-            rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost)
+            rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost, floor)
             penalty, total_laid = rest[0], size + rest[1]
             if penalty > best or (penalty == best and total_laid > laid):
                 continue
@@ -1265,6 +1308,32 @@ class _LayoffSearch:
             best, laid, chosen = penalty, total_laid, order
         self.known[key] = result
         return result
+
+
+# Counts of the hand's distinct cards, packed: four bits each (at most 6 jokers in a hand).
+_BITS = 4
+_FIELD = (1 << _BITS) - 1
+_GUARDS = int("1000" * 16, 2)  # the top bit of each of 16 fields
+
+
+def _pack_counts(counts: Iterable[int]) -> int:
+    """
+    >>> _pack_counts([2, 1, 3]) == 2 + (1 << 4) + (3 << 8)
+    True
+    """
+    packed = 0
+    for index, count in enumerate(counts):
+        packed |= count << _BITS * index
+    return packed
+
+
+def _over(counts: int, taken: int) -> bool:
+    """Whether `taken` takes more of some card than `counts` holds (both packed, no count above 7).
+
+    >>> _over(_pack_counts([2, 1]), _pack_counts([1, 1])), _over(_pack_counts([2, 1]), _pack_counts([0, 2]))
+    (False, True)
+    """
+    return ((counts | _GUARDS) - taken) & _GUARDS != _GUARDS
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.

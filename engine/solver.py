@@ -649,6 +649,23 @@ class SubHands:
                     best = cost
         return best + fixed
 
+    def floors(self, counts: tuple[int, ...], wilds_gone: int) -> list[int]:
+        """For j = 0, 1, ... up to the wild cards left (all but the `wilds_gone` dearest): the least
+        leftover value of the naturals in `counts` with j of those wilds, where wilds may also go for
+        nothing. Less the points of the naturals it lacks, a lower bound for every part of the hand
+        that keeps these naturals or fewer and j wilds or fewer."""
+        known = self.memo.get(counts)
+        if known is None:
+            known = self.memo[counts] = self._totals(counts)
+        total, fixed = known
+        floors = []
+        least = INF
+        for cost in total[: self.wild_count - wilds_gone + 1]:
+            if cost < least:
+                least = cost
+            floors.append(least + fixed)
+        return floors
+
     def _totals(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
         """The least leftover value of the naturals per number of wilds melded, and the points
         that do not depend on it."""
