@@ -159,6 +159,9 @@ class _Component:
         # Per packed state, the least leftover value and the choice per number of wilds melded.
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
         self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
+        # The same, only for states whose cards can all be melded (going out): 0 or INF per count.
+        self.outs: dict[int, list[int]] = {0: self.costs[0]}
+        self.out_picks: dict[int, list[_Choice | None]] = {0: self.picks[0]}
         self.runs: list[list[tuple[int, int, int, list[_Meld]]]] = [[]] * len(codes)
         self.sets = _SETS.setdefault((wild_count, self.limit, self.distinct), {})
         # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
@@ -211,6 +214,38 @@ class _Component:
         known[state] = best
         self.picks[state] = choices
         return best
+
+    def solve_out(self, state: int) -> tuple[list[int], list[_Choice | None]]:
+        """Per number of wilds melded, 0 where the counts packed in `state` can all be melded with
+        exactly that many (INF where not), and the choice: what `solve` answers where its least
+        leftover value is 0, found without ever leaving a card over."""
+        outs = self.outs.get(state) or self._outs(state)
+        return outs, self.out_picks[state]
+
+    def _outs(self, state: int) -> list[int]:
+        first = ((state & -state).bit_length() - 1) >> 1
+        known = self.outs
+        size = self.size
+        ways = [INF] * size
+        choices: list[_Choice | None] = [None] * size
+        relevant = self.relevant[first] or self._relevant(first)
+        melds = self.found.get(state & relevant)
+        if melds is None:
+            melds = self.found[state & relevant] = self._melds_with(first, state)
+        for meld in melds:
+            child = state - meld[7]
+            rest = known.get(child) or self._outs(child)
+            k = meld[1]
+            for cost in rest:
+                if k == size:
+                    break
+                if not cost and ways[k]:  # the first meld that does it, as `solve` chooses
+                    ways[k] = 0
+                    choices[k] = meld
+                k += 1
+        known[state] = ways
+        self.out_picks[state] = choices
+        return ways
 
     def _relevant(self, first: int) -> int:
         """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
@@ -506,10 +541,12 @@ def _solve(
     values: Sequence[int],
     settings: Settings,
     all_wild: bool,
+    out_only: bool = False,
 ) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
     """Least leftover value (no multiplier), the melds and the leftovers, for one natural/wild split.
 
-    Naturals are counted by card code; `values` gives each code's points.
+    Naturals are counted by card code; `values` gives each code's points. `out_only`: only ways
+    that meld every card are looked for; the answer is exact where it is 0.
     """
     wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True) if len(wilds) > 1 else list(wilds)
     wild_count = len(wilds)
@@ -534,7 +571,7 @@ def _solve(
             top_wild,
         )
         state = _pack([naturals[code] for code in group_codes])
-        vectors.append(component.solve(state)[0])
+        vectors.append(component.solve_out(state)[0] if out_only else component.solve(state)[0])
         parts.append((component, state, [card_of[code] for code in group_codes]))
     loners.sort(key=values.__getitem__, reverse=True)
     fixed_cost = 0
@@ -566,11 +603,14 @@ def _solve(
             leftover -= values[wild_values[k - 1].code]
         if total[k] < INF and total[k] + leftover <= best_cost:
             best_cost, melded_wilds = total[k] + leftover, k
+    if out_only and best_cost:
+        return INF, [], []  # not every card melds: only the full search says how few are left
     shares = _shares(melded_wilds, splits) if vectors else []
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
     for (component, state, cards), share in zip(parts, shares, strict=False):
-        _rebuild(component, state, cards, share, wild_pool, melds, unmelded)
+        picks = component.out_picks if out_only else component.picks
+        _rebuild(picks, state, cards, share, wild_pool, melds, unmelded)
     extra_shares = shares[len(parts) :]
     if has_loners:
         _rebuild_loners([card_of[code] for code in loners], extra_shares.pop(0), wild_pool, melds, unmelded)
@@ -708,7 +748,7 @@ def _shares(total: int, splits: list[list[int]]) -> list[int]:
 
 
 def _rebuild(
-    component: _Component,
+    picks: dict[int, list[_Choice | None]],
     state: int,
     cards: list[Card],
     wilds: int,
@@ -716,7 +756,7 @@ def _rebuild(
     melds: list[tuple[Card, ...]],
     unmelded: list[Card],
 ) -> None:
-    picks = component.picks  # solving the whole state solved every state the choices lead to
+    # Solving the whole state solved every state the choices lead to.
     while state:
         choice = picks[state][wilds]
         assert choice is not None
@@ -807,10 +847,14 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 
-def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int]) -> Arrangement:
+def arrange(
+    hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int], out_only: bool = False
+) -> Arrangement:
     """The arrangement of a hand with the least total value of leftovers (no multiplier).
 
     `values` gives the points of each card code (``Card.code``), as `penalty_values` makes them.
+    `out_only`: only arrangements that meld every card are looked for, so the answer is exact only
+    where its penalty is 0 (and then the same as without).
     """
     settings = _settings(rules)
     wild = _wild_flags(info)
@@ -829,7 +873,7 @@ def arrange(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Seque
     best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
     for selves in _flex_splits(flex):  # the first split (the only one, usually) has no wild as itself
         split = _standing_as_themselves(selves, naturals, card_of, wilds) if selves else (naturals, card_of, wilds)
-        found = _solve(*split, values, settings, all_wild)
+        found = _solve(*split, values, settings, all_wild, out_only)
         if best is None or found[0] < best[0]:
             best = found
     assert best is not None
@@ -882,7 +926,9 @@ class GoingOut:
 
 
 def _count_leftovers(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> Arrangement:
-    return arrange(hand, rules, info, UNIT_VALUES)
+    # A hand that goes out is proved so by a search that never leaves a card over, much smaller.
+    melded = arrange(hand, rules, info, UNIT_VALUES, out_only=True)
+    return melded if not melded.penalty else arrange(hand, rules, info, UNIT_VALUES)
 
 
 def going_out(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> GoingOut:
