@@ -1053,7 +1053,9 @@ class _LayoffSearch:
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
                 [self.keys[index].code for index in self.natural_at],
-                [hand[self.keys[index]] for index in self.natural_at],
+                [_BITS * index for index in self.natural_at],
+                self.start,
+                _BITS,
                 [values[self.keys[index].code] for index in self.wild_at for _ in range(hand[self.keys[index]])],
                 rules,
                 values,
@@ -1131,13 +1133,15 @@ class _LayoffSearch:
         if known is not None:
             return known
         if self.sub_hands is not None:
-            wilds_gone = self.wild_count - sum(counts >> _BITS * at & _FIELD for at in self.wild_at)
-            known = self.sub_hands.leftover(tuple(counts >> _BITS * at & _FIELD for at in self.natural_at), wilds_gone)
+            known = self.sub_hands.leftover(counts, self.wilds_gone(counts))
         else:
-            kept = list(self.kept(counts).elements())
-            known = arrange(kept, self.rules, self.info, self.values).penalty
+            known = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
         self.costs[counts] = known
         return known
+
+    def wilds_gone(self, counts: int) -> int:
+        """How many of the hand's wild cards `counts` lacks."""
+        return self.wild_count - sum([counts >> _BITS * at & _FIELD for at in self.wild_at])
 
     def floors(self, counts: int) -> list[int]:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
@@ -1146,14 +1150,12 @@ class _LayoffSearch:
         known = self.floors_known.get(counts)
         if known is not None:
             return known
-        wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
         if self.sub_hands is not None:
-            naturals = tuple(counts >> _BITS * at & _FIELD for at in self.natural_at)
-            known = self.sub_hands.floors(naturals, self.wild_count - sum(wilds))
+            known = self.sub_hands.floors(counts, self.wilds_gone(counts))
         else:
+            wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
             points = [self.values[self.keys[at].code] for at in self.wild_at]
-            wild_points = sum(map(operator.mul, wilds, points))
-            known = [self.cost(counts) - wild_points] * (sum(wilds) + 1)
+            known = [self.cost(counts) - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
         self.floors_known[counts] = known
         return known
 

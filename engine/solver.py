@@ -631,18 +631,23 @@ class SubHands:
     wilds that cannot be melded are simply not read, and the wilds left are never dearer than the
     dearest the component was built for. Not for `wild_in_place_natural`, where which wild cards
     stand for themselves changes the naturals.
+
+    The parts are given as counts packed in one integer, `width` bits a card.
     """
 
     def __init__(
         self,
         naturals: Sequence[int],
-        counts: Sequence[int],
+        shifts: Sequence[int],
+        packed: int,
+        width: int,
         wild_values: Sequence[int],
         rules: RuleSet,
         values: Sequence[int],
     ):
-        """`naturals`: the distinct natural codes of the hand, in the order `leftover` counts them,
-        and `counts` how many of each it holds; `wild_values`: the points of each of its wilds."""
+        """`naturals`: the distinct natural codes of the hand, and `shifts` where each one's count
+        sits in the packed counts; `packed`: the whole hand's counts; `wild_values`: the points of
+        each of its wilds."""
         settings = _settings(rules)
         self.wild_values = sorted(wild_values, reverse=True)
         self.wild_count = wild_count = len(self.wild_values)
@@ -651,34 +656,34 @@ class SubHands:
         self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
         self.limit = settings.limit
         self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
-        self.values = values
+        field = (1 << width) - 1
+        self.naturals_mask = sum(field << shift for shift in shifts)
         order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
         codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
-        # Each part: a component (None for a card alone) and the positions of its cards in `naturals`.
-        self.parts: list[tuple[_Component | None, list[int]]] = []
+        # Each part: a component, with where its cards' counts sit in the packed counts; or a card
+        # alone, with where its count sits and its points.
+        self.parts: list[tuple[_Component, list[int]]] = []
+        self.loners: list[tuple[int, int]] = []
         for group in _components(codes, wild_count, settings):
-            positions = [order[index] for index in group]
-            if len(group) == 1 and counts[positions[0]] == 1:
-                self.parts.append((None, positions))
+            where = [shifts[order[index]] for index in group]
+            if len(group) == 1 and packed >> where[0] & field == 1:
+                self.loners.append((where[0], values[naturals[order[group[0]]]]))
                 continue
             component = _component(
                 tuple(codes[index] for index in group),
-                tuple(values[naturals[at]] for at in positions),
+                tuple(values[naturals[order[index]]] for index in group),
                 wild_count,
                 settings,
                 top_wild,
             )
-            self.parts.append((component, positions))
-        self.naturals = tuple(naturals)
-        self.memo: dict[tuple[int, ...], tuple[list[int], int]] = {}
+            self.parts.append((component, where))
+        self.field = field
+        self.memo: dict[int, tuple[list[int], int]] = {}
 
-    def leftover(self, counts: tuple[int, ...], wilds_gone: int) -> int:
-        """The least leftover value with `counts` of each natural and all but the `wilds_gone`
-        dearest wild cards."""
-        known = self.memo.get(counts)
-        if known is None:
-            known = self.memo[counts] = self._totals(counts)
-        total, fixed = known
+    def leftover(self, packed: int, wilds_gone: int) -> int:
+        """The least leftover value with the naturals counted in `packed` and all but the
+        `wilds_gone` dearest wild cards."""
+        total, fixed = self.totals(packed)
         suffix = self.suffix
         best = INF
         for k in range(self.wild_count - wilds_gone + 1):
@@ -689,15 +694,12 @@ class SubHands:
                     best = cost
         return best + fixed
 
-    def floors(self, counts: tuple[int, ...], wilds_gone: int) -> list[int]:
+    def floors(self, packed: int, wilds_gone: int) -> list[int]:
         """For j = 0, 1, ... up to the wild cards left (all but the `wilds_gone` dearest): the least
-        leftover value of the naturals in `counts` with j of those wilds, where wilds may also go for
-        nothing. Less the points of the naturals it lacks, a lower bound for every part of the hand
-        that keeps these naturals or fewer and j wilds or fewer."""
-        known = self.memo.get(counts)
-        if known is None:
-            known = self.memo[counts] = self._totals(counts)
-        total, fixed = known
+        leftover value of the naturals in `packed` with j of those wilds, where wilds may also go
+        for nothing. Less the points of the naturals it lacks, a lower bound for every part of the
+        hand that keeps these naturals or fewer and j wilds or fewer."""
+        total, fixed = self.totals(packed)
         floors = []
         least = INF
         for cost in total[: self.wild_count - wilds_gone + 1]:
@@ -706,22 +708,26 @@ class SubHands:
             floors.append(least + fixed)
         return floors
 
-    def _totals(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
-        """The least leftover value of the naturals per number of wilds melded, and the points
-        that do not depend on it."""
+    def totals(self, packed: int) -> tuple[list[int], int]:
+        """The least leftover value of the naturals counted in `packed` per number of wilds
+        melded, and the points that do not depend on it."""
+        naturals = packed & self.naturals_mask
+        known = self.memo.get(naturals)
+        if known is None:
+            known = self.memo[naturals] = self._totals(naturals)
+        return known
+
+    def _totals(self, packed: int) -> tuple[list[int], int]:
         size = self.wild_count + 1
+        field = self.field
         vectors = []
-        loners = []
-        for component, positions in self.parts:
-            if component is None:
-                if counts[positions[0]]:
-                    loners.append(self.values[self.naturals[positions[0]]])
-                continue
+        for component, where in self.parts:
             state = 0
-            for index, at in enumerate(positions):
-                state |= counts[at] << 2 * index
+            for index, shift in enumerate(where):
+                state |= (packed >> shift & field) << 2 * index
             if state:
                 vectors.append(component.solve(state)[0])
+        loners = [points for shift, points in self.loners if packed >> shift & field]
         fixed = 0
         if loners and not self.limit and size > 2:
             loners.sort(reverse=True)
