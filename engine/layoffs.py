@@ -1062,7 +1062,8 @@ class _LayoffSearch:
             )
         self.costs: dict[int, int] = {}
         self.floors_known: dict[int, list[int]] = {}
-        self.known: dict[tuple[int, int], _Found] = {}
+        self.known: dict[int, _Found] = {}  # by the counts and the meld index, packed
+        self.index_bits = self.meld_count.bit_length()
         # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
         # a set's rank or of a run's suit at a place it leaves free): its candidates use no others,
         # so they are remembered by the counts of these alone.
@@ -1077,9 +1078,9 @@ class _LayoffSearch:
             union = set().union(*layable[index:]).difference(self.wild_at)
             self.later_sets.append(union)
             self.later.append(tuple((_BITS * at, values[self.keys[at].code]) for at in sorted(union)))
-        self.candidates: dict[tuple[int, int], list[_Candidate]] = {}
+        self.candidates: dict[int, list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
-        self.extended: dict[tuple[int, int], TableMeld | None] = {}
+        self.extended: dict[int, TableMeld | None] = {}
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
 
     def best(self) -> _Found:
@@ -1161,7 +1162,7 @@ class _LayoffSearch:
 
     def _candidates(self, index: int, counts: int) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
-        key = (index, counts & self.relevant_mask[index])
+        key = (counts & self.relevant_mask[index]) << self.index_bits | index
         known = self.candidates.get(key)
         if known is not None:
             return known
@@ -1196,7 +1197,7 @@ class _LayoffSearch:
         """The meld after the lay-off (or, for a meld with one reading, after a lay-off that any wild
         cards could stand in for), or None where it is not legal. The check is remembered across
         hands too, as the later players of a round meet the same melds (D6)."""
-        local = (index, taken)
+        local = taken << self.index_bits | index
         if local in self.extended:
             return self.extended[local]
         meld = self.declarer[index]
@@ -1248,7 +1249,7 @@ class _LayoffSearch:
         """The best lay-offs onto melds `index`, `index` + 1, ... (one at least) from the cards
         counted; `here`: the least penalty of keeping them all, self.cost(counts); `floor`: less
         than any lay-offs onto these melds can reach, self.floor(counts) - self.layable(index, counts)."""
-        key = (index, counts)
+        key = counts << self.index_bits | index  # one integer hashes faster than a pair
         known = self.known.get(key)
         if known is not None:
             return known
