@@ -1067,7 +1067,10 @@ class _LayoffSearch:
         # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
         # a set's rank or of a run's suit at a place it leaves free): its candidates use no others,
         # so they are remembered by the counts of these alone.
-        layable = [self._reach(meld) for meld in declarer]
+        natural_at = [-1] * 56
+        for at in self.natural_at:
+            natural_at[self.keys[at].code] = at
+        layable = [self._reach(meld, natural_at) for meld in declarer]
         self.relevant = [tuple(sorted(fits)) for fits in layable]
         self.relevant_mask = [sum(_FIELD << _BITS * at for at in fits) for fits in layable]
         # Per meld index i, the hand's distinct naturals that could ever be laid off on melds i, i+1,
@@ -1091,30 +1094,30 @@ class _LayoffSearch:
 
     def kept(self, counts: int) -> Counter[Card]:
         """The cards counted in `counts`."""
-        return Counter({card: counts >> _BITS * at & _FIELD for at, card in enumerate(self.keys)}) + Counter()
+        return Counter({card: count for at, card in enumerate(self.keys) if (count := counts >> _BITS * at & _FIELD)})
 
-    def _reach(self, meld: TableMeld) -> set[int]:
-        """The hand's distinct cards that could be laid off on a meld."""
+    def _reach(self, meld: TableMeld, natural_at: list[int]) -> set[int]:
+        """The hand's distinct cards that could be laid off on a meld; `natural_at`: by card code,
+        the index of the hand's natural card, or -1."""
         lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
-        keys = self.keys
         fits = set(self.wild_at)
         for reading in meld.readings:
             first = reading.read_as[0]
             if reading.kind is MeldKind.SET:
-                fits.update(index for index in self.natural_at if keys[index].rank == first.rank)
+                rank = int(first.rank) * 4  # the card codes of a rank: rank * 4 + suit
+                fits.update(at for at in natural_at[rank : rank + 4] if at >= 0)
                 continue
             assert first.suit is not None
             row = _SUIT_ROWS[first.suit]  # the card at place p is row[p - 1]
-            held = {keys[index].code: index for index in self.natural_at}
             low, high = reading.positions[0], reading.positions[-1]
             # A natural goes on beyond an end only with every place between filled, by the
             # natural of that place or by one of the hand's wilds.
             for places in (range(low - 1, lowest - 1, -1), range(high + 1, highest + 1)):
                 gaps = 0
                 for place in places:
-                    index = held.get(row[place - 1].code, -1)
-                    if index >= 0:
-                        fits.add(index)
+                    at = natural_at[row[place - 1].code]
+                    if at >= 0:
+                        fits.add(at)
                     else:
                         gaps += 1
                         if gaps > self.wild_count:
@@ -1131,34 +1134,27 @@ class _LayoffSearch:
     def cost(self, counts: int) -> int:
         """The least penalty (no multiplier) of the cards kept."""
         known = self.costs.get(counts)
-        if known is not None:
-            return known
-        if self.sub_hands is not None:
-            known = self.sub_hands.leftover(counts, self.wilds_gone(counts))
-        else:
-            known = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
-        self.costs[counts] = known
-        return known
-
-    def wilds_gone(self, counts: int) -> int:
-        """How many of the hand's wild cards `counts` lacks."""
-        return self.wild_count - sum([counts >> _BITS * at & _FIELD for at in self.wild_at])
+        return known if known is not None else self._score(counts)[0]
 
     def floors(self, counts: int) -> list[int]:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
         with j of those wilds, if wilds could also go for nothing. No part of the cards with j wilds
         or fewer scores less than this less the points of the naturals it lacks."""
         known = self.floors_known.get(counts)
-        if known is not None:
-            return known
+        return known if known is not None else self._score(counts)[1]
+
+    def _score(self, counts: int) -> tuple[int, list[int]]:
+        """`cost` and `floors` of the cards counted, found together."""
+        wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
         if self.sub_hands is not None:
-            known = self.sub_hands.floors(counts, self.wilds_gone(counts))
+            cost, floors = self.sub_hands.score(counts, self.wild_count - sum(wilds))
         else:
-            wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
+            cost = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
             points = [self.values[self.keys[at].code] for at in self.wild_at]
-            known = [self.cost(counts) - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
-        self.floors_known[counts] = known
-        return known
+            floors = [cost - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
+        self.costs[counts] = cost
+        self.floors_known[counts] = floors
+        return cost, floors
 
     def _candidates(self, index: int, counts: int) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""

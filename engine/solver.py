@@ -680,33 +680,26 @@ class SubHands:
         self.field = field
         self.memo: dict[int, tuple[list[int], int]] = {}
 
-    def leftover(self, packed: int, wilds_gone: int) -> int:
-        """The least leftover value with the naturals counted in `packed` and all but the
-        `wilds_gone` dearest wild cards."""
+    def score(self, packed: int, wilds_gone: int) -> tuple[int, list[int]]:
+        """With the naturals counted in `packed` and all but the `wilds_gone` dearest wild cards:
+        the least leftover value; and for j = 0, 1, ... up to the wilds left, the least leftover
+        value of the naturals with j of those wilds where wilds may also go for nothing (less the
+        points of the naturals it lacks, a lower bound for every part of the hand that keeps these
+        naturals or fewer and j wilds or fewer)."""
         total, fixed = self.totals(packed)
         suffix = self.suffix
-        best = INF
+        best = least = INF
+        floors = []
         for k in range(self.wild_count - wilds_gone + 1):
             cost = total[k]
+            if cost < least:
+                least = cost
+            floors.append(least + fixed)
             if cost < INF:
                 cost += suffix[wilds_gone + k]
                 if cost < best:
                     best = cost
-        return best + fixed
-
-    def floors(self, packed: int, wilds_gone: int) -> list[int]:
-        """For j = 0, 1, ... up to the wild cards left (all but the `wilds_gone` dearest): the least
-        leftover value of the naturals in `packed` with j of those wilds, where wilds may also go
-        for nothing. Less the points of the naturals it lacks, a lower bound for every part of the
-        hand that keeps these naturals or fewer and j wilds or fewer."""
-        total, fixed = self.totals(packed)
-        floors = []
-        least = INF
-        for cost in total[: self.wild_count - wilds_gone + 1]:
-            if cost < least:
-                least = cost
-            floors.append(least + fixed)
-        return floors
+        return best + fixed, floors
 
     def totals(self, packed: int) -> tuple[list[int], int]:
         """The least leftover value of the naturals counted in `packed` per number of wilds
