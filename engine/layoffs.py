@@ -1104,6 +1104,7 @@ class _LayoffSearch:
         for reading in meld.readings:
             first = reading.read_as[0]
             if reading.kind is MeldKind.SET:
+                assert first.rank is not None
                 rank = int(first.rank) * 4  # the card codes of a rank: rank * 4 + suit
                 fits.update(at for at in natural_at[rank : rank + 4] if at >= 0)
                 continue
