@@ -31,6 +31,7 @@ from engine.melds import (
     MeldKind,
     check_meld,
     meld_readings,
+    placed_reading,
     rank_at,
     rank_positions,
     run_range,
@@ -314,12 +315,12 @@ def _add_reading(
     info: RoundInfo,
     kind: MeldKind,
 ) -> None:
-    verdict = check_meld(cards, rules, info)
-    if not verdict.valid or verdict.kind is not kind or verdict.read_as is None:
+    placed = placed_reading(cards, kind, rules, info)
+    if placed is None:
         return
-    reading = _from_reading(kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
+    reading = _from_reading(kind, tuple(held.card for held in cards), placed.read_as, placed.positions)
     if kind is MeldKind.SET:
-        key: tuple[object, ...] = (kind, verdict.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
+        key: tuple[object, ...] = (kind, placed.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
     else:
         key = (kind, reading.cards, reading.read_as, reading.positions)
     found.setdefault(key, reading)

@@ -47,6 +47,7 @@ __all__ = [
     "meld_readings",
     "open_readings",
     "parse_meld",
+    "placed_reading",
     "set_with_free_wilds_placed",
     "verify_meld",
 ]
@@ -363,6 +364,33 @@ def check_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Ve
     except _Rejection as rejection:
         return Verdict(held, None, None, rejection.code.value, rejection.message)
     return Verdict(held, reading.kind, reading.read_as, None, None, reading.positions, reading.wild)
+
+
+def placed_reading(cards: Sequence[MeldCard], kind: MeldKind, rules: RuleSet, info: RoundInfo) -> Reading | None:
+    """What check_meld reads a meld as whose every card is placed, when it reads it as `kind`
+    (None where it does not): every wild card written with its role, a set's cards of one rank, a
+    run's cards of one suit on consecutive places from its low end, no ace twice. Such cards leave
+    one reading to try, so none other is looked for.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> placed_reading(parse_meld("4H JK=5H 6H"), MeldKind.RUN, rules, round_info(rules, 5)).words
+    '4♥ 5♥ 6♥'
+    """
+    held = tuple(cards)
+    table = _Table(rules, info)
+    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+        return None
+    read_as = [card.role or card.card for card in held]
+    if kind is MeldKind.SET:
+        reading = _reading(held, table, kind, read_as, ())
+    elif table.min_run <= len(held) <= MAX_RUN:
+        low = table.positions(read_as[0].rank)[0]  # type: ignore[arg-type]
+        reading = _reading(held, table, kind, read_as, tuple(range(low, low + len(held))))
+    else:
+        return None
+    return reading if _wild_ok(reading, table) else None
 
 
 def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:
