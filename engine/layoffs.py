@@ -32,6 +32,7 @@ from engine.melds import (
     check_meld,
     meld_readings,
     placed_reading,
+    placed_run,
     rank_at,
     rank_positions,
     run_range,
@@ -217,7 +218,7 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
     ranks = list(dict.fromkeys(card.rank for card in stands))
     for rank in ranks if len(ranks) == 1 else (list(Rank) if not ranks else []):
         assert rank is not None
-        _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
+        _add_set(found, _set_roles(pinned, free, rank), rules, info)
     suits = list(dict.fromkeys(card.suit for card in stands))
     for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
         assert suit is not None
@@ -266,11 +267,7 @@ def _add_runs(
             for order in orders:
                 layout = dict(zip(choice, pinned, strict=True))
                 layout.update(zip(rest, order, strict=True))
-                # Every wild is written with its role, even one standing for itself.
-                written = tuple(
-                    MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
-                )
-                _add_reading(found, written, rules, info, MeldKind.RUN)
+                _add_run(found, tuple([layout[place] for place in window]), suit, start, rules, info)
 
 
 def _wild_orders(
@@ -308,22 +305,30 @@ def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[Me
     return tuple(held)
 
 
-def _add_reading(
+def _add_set(
+    found: dict[tuple[object, ...], TableMeld], cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo
+) -> None:
+    placed = placed_reading(cards, MeldKind.SET, rules, info)
+    if placed is not None:
+        meld = TableMeld(MeldKind.SET, tuple([held.card for held in cards]), placed.read_as)
+        found.setdefault(
+            (MeldKind.SET, placed.read_as[0].rank, tuple(sorted([card.code for card in meld.cards]))), meld
+        )
+
+
+def _add_run(
     found: dict[tuple[object, ...], TableMeld],
-    cards: tuple[MeldCard, ...],
+    cards: tuple[Card, ...],
+    suit: Suit,
+    low: int,
     rules: RuleSet,
     info: RoundInfo,
-    kind: MeldKind,
 ) -> None:
-    placed = placed_reading(cards, kind, rules, info)
-    if placed is None:
-        return
-    reading = _from_reading(kind, tuple(held.card for held in cards), placed.read_as, placed.positions)
-    if kind is MeldKind.SET:
-        key: tuple[object, ...] = (kind, placed.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
-    else:
-        key = (kind, reading.cards, reading.read_as, reading.positions)
-    found.setdefault(key, reading)
+    """Add the run of `cards` laid on the places from `low` up, each wild standing for its place."""
+    placed = placed_run(cards, suit, low, rules, info)
+    if placed is not None:
+        meld = TableMeld(MeldKind.RUN, cards, placed.read_as, placed.positions)
+        found.setdefault((MeldKind.RUN, cards, placed.read_as, placed.positions), meld)
 
 
 def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:

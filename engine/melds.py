@@ -48,6 +48,7 @@ __all__ = [
     "open_readings",
     "parse_meld",
     "placed_reading",
+    "placed_run",
     "set_with_free_wilds_placed",
     "verify_meld",
 ]
@@ -383,14 +384,36 @@ def placed_reading(cards: Sequence[MeldCard], kind: MeldKind, rules: RuleSet, in
     if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
         return None
     read_as = [card.role or card.card for card in held]
-    if kind is MeldKind.SET:
-        reading = _reading(held, table, kind, read_as, ())
-    elif table.min_run <= len(held) <= MAX_RUN:
+    if kind is MeldKind.RUN:
         low = table.positions(read_as[0].rank)[0]  # type: ignore[arg-type]
-        reading = _reading(held, table, kind, read_as, tuple(range(low, low + len(held))))
-    else:
-        return None
+        return placed_run([card.card for card in held], read_as[0].suit, low, rules, info)  # type: ignore[arg-type]
+    reading = _reading(held, table, kind, read_as, ())
     return reading if _wild_ok(reading, table) else None
+
+
+def placed_run(cards: Sequence[Card], suit: Suit, low: int, rules: RuleSet, info: RoundInfo) -> Reading | None:
+    """What check_meld reads a run as whose cards lie in order on the places from `low` up, each
+    wild card written with the role of its place, each natural the card of its place; None where
+    it does not read them as that run. See placed_reading.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.cards import parse_cards
+    >>> rules = rule_set("pay-me")
+    >>> placed_run(parse_cards("4H JK 6H"), Suit.HEARTS, 4, rules, round_info(rules, 5)).words
+    '4♥ 5♥ 6♥'
+    """
+    count = len(cards)
+    if count < 3 or not rules.preset.min_run_length <= count <= MAX_RUN:
+        return None
+    positions = tuple(range(low, low + count))
+    read_as = tuple([_RUN_CARDS[place, suit] for place in positions])
+    in_place = rules.options.wild_in_place_natural
+    wild = tuple(
+        [info.is_wild(card) and not (in_place and card == stands) for card, stands in zip(cards, read_as, strict=True)]
+    )
+    reading = Reading(MeldKind.RUN, read_as, positions, wild)
+    return reading if _wild_ok(reading, _Table(rules, info)) else None
 
 
 def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:

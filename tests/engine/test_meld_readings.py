@@ -22,7 +22,9 @@ from engine.melds import (
     meld_readings,
     open_readings,
     placed_reading,
+    placed_run,
     rank_at,
+    rank_positions,
     run_range,
 )
 from engine.rules import RuleSet, rule_set
@@ -257,7 +259,7 @@ def placed_melds(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo, MeldKind, list[Me
         intended = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(2, 6)))]
     else:
         lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-        length = draw(st.integers(2, min(14, highest - lowest + 1)))
+        length = draw(st.one_of(st.integers(2, 5), st.integers(2, min(14, highest - lowest + 1))))
         start = draw(st.integers(lowest, highest - length + 1))
         suit = draw(st.sampled_from(list(Suit)))
         intended = [Card(rank_at(place), suit) for place in range(start, start + length)]
@@ -281,3 +283,8 @@ def test_a_placed_meld_reads_as_the_meld_check_reads_it(
     verdict = check_meld(group, rules, info)
     expected = verdict.reading if verdict.kind is kind else None
     assert placed_reading(group, kind, rules, info) == expected, format_cards(group)
+    if kind is MeldKind.RUN:  # the same from the cards alone, told the run's suit and low end
+        first = group[0].role or group[0].card
+        assert first.rank is not None and first.suit is not None
+        suit, low = first.suit, rank_positions(first.rank, rules.options.ace, rules.options.no_aces_in_runs)[0]
+        assert placed_run([held.card for held in group], suit, low, rules, info) == expected, format_cards(group)
