@@ -19,12 +19,12 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
+from engine.cards import Card, MeldCard, Rank, Suit, parse_cards, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
 from engine.melds import (
     MAX_RUN,
@@ -162,6 +162,12 @@ def _open(shown: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: R
         in_order = [reading for reading in runs if _follows(reading, cards)]
         if in_order:
             readings = [reading for reading in readings if reading.kind is MeldKind.SET or reading in in_order]
+    return _with_others(shown, readings, cards)
+
+
+def _with_others(shown: TableMeld, readings: list[TableMeld], cards: tuple[MeldCard, ...]) -> TableMeld:
+    """`shown` (or, where it is not among them, the first of `readings`) with the other readings
+    kept open, written as `cards`."""
     if shown in readings:
         readings.remove(shown)
     elif readings:
@@ -183,21 +189,37 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 
 
 # Readings found, by (cards, rules, round): a declarer's loose hand asks for a meld's readings when
-# it tries joining two melds and again when the joined meld is laid down.
+# it tries joining two melds and again when the joined meld is laid down. Meld cards, or plain
+# cards for a loose hand's (hashed sooner).
 # Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
-_READINGS: dict[tuple[tuple[MeldCard, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
+_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
 _READINGS_LIMIT = 4_096
 
 
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    return _remembered(cards, rules, info, lambda: _find_readings(cards, rules, info))
+
+
+def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """Every legal reading of cards written without roles, in any order."""
+    return _remembered(cards, rules, info, lambda: _find_readings(_unwritten(cards), rules, info))
+
+
+def _remembered(
+    cards: tuple[MeldCard | Card, ...], rules: RuleSet, info: RoundInfo, find: Callable[[], list[TableMeld]]
+) -> list[TableMeld]:
     key = (cards, id(rules), id(info))
     known = _READINGS.get(key)
     if known is None or known[0] is not rules or known[1] is not info:
         if len(_READINGS) >= _READINGS_LIMIT:
             _READINGS.clear()
-        known = _READINGS[key] = (rules, info, tuple(_find_readings(cards, rules, info)))
+        known = _READINGS[key] = (rules, info, tuple(find()))
     return list(known[2])
+
+
+def _unwritten(cards: tuple[Card, ...]) -> tuple[MeldCard, ...]:
+    return tuple([MeldCard(card) for card in cards])
 
 
 def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
@@ -349,32 +371,47 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     """
     if "|" in hand:
         return table_melds([text for text in hand.split("|") if text.strip()], rules, info)
-    cards = [held.card for held in parse_meld(hand)]
+    # Roles mean nothing in a loose hand; without any, the plain cards read the same, sooner.
+    cards = list(parse_cards(hand)) if "=" not in hand else [held.card for held in parse_meld(hand)]
     try:
         found = going_out(cards, rules, info)
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
-    groups = [[MeldCard(card) for card in meld] for meld in found.melds]
+    groups = [list(meld) for meld in found.melds]
     merged = True
     while merged:  # as few melds as the cards allow: join any two that make one meld
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
             union = (*groups[first], *groups[second])
-            if _may_meld(union, info) and _all_readings(union, rules, info):
+            if _may_meld(union, info) and _loose_readings(union, rules, info):
                 groups[first] += groups.pop(second)
                 merged = True
                 break
-    return tuple(
-        _table_meld(tuple(group), number, " ".join(str(held) for held in group), rules, info, loose=True)
-        for number, group in enumerate(groups, start=1)
-    )
+    return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
 
 
-def _may_meld(cards: tuple[MeldCard, ...], info: RoundInfo) -> bool:
+def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """The `number`th meld split from a loose hand, as table_melds reads it with `loose`."""
+    readings = _loose_readings(cards, rules, info)
+    if len(readings) == 1:
+        return readings[0]  # nothing for the written order to choose between
+    written = _unwritten(cards)
+    verdict = check_meld(written, rules, info)
+    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+        return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
+    if not readings:
+        text = " ".join(str(card) for card in cards)
+        raise IllegalMeld(
+            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
+        )
+    return _with_others(readings[0], readings, written)
+
+
+def _may_meld(cards: Sequence[Card], info: RoundInfo) -> bool:
     """False where the natural cards alone rule out every reading: neither one rank (a set) nor a
     run's shape (one suit, no rank twice, spanning no more places than there are cards)."""
-    naturals = [held.card for held in cards if not info.is_wild(held.card)]
+    naturals = [card for card in cards if not info.is_wild(card)]
     ranks = {card.rank for card in naturals}
     if len(ranks) <= 1:
         return True
