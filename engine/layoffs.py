@@ -378,17 +378,26 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
-    groups = [list(meld) for meld in found.melds]
+    groups = _fewest_melds(found.melds, rules, info)
+    return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
+
+
+def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundInfo) -> list[list[Card]]:
+    """As few melds as the cards allow: two that make one meld joined, the first such pair first,
+    until no two do."""
+    groups = [list(meld) for meld in melds]
+    naturals = [[card for card in group if not info.is_wild(card)] for group in groups]
     merged = True
-    while merged:  # as few melds as the cards allow: join any two that make one meld
+    while merged:
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
             union = (*groups[first], *groups[second])
-            if _may_meld(union, info) and _loose_readings(union, rules, info):
+            if _may_meld([*naturals[first], *naturals[second]], len(union)) and _loose_readings(union, rules, info):
                 groups[first] += groups.pop(second)
+                naturals[first] += naturals.pop(second)
                 merged = True
                 break
-    return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
+    return groups
 
 
 def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
@@ -408,10 +417,10 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
     return _with_others(readings[0], readings, written)
 
 
-def _may_meld(cards: Sequence[Card], info: RoundInfo) -> bool:
-    """False where the natural cards alone rule out every reading: neither one rank (a set) nor a
-    run's shape (one suit, no rank twice, spanning no more places than there are cards)."""
-    naturals = [card for card in cards if not info.is_wild(card)]
+def _may_meld(naturals: Sequence[Card], count: int) -> bool:
+    """False where the natural cards of a meld of `count` cards alone rule out every reading:
+    neither one rank (a set) nor a run's shape (one suit, no rank twice, spanning no more places
+    than there are cards)."""
     ranks = {card.rank for card in naturals}
     if len(ranks) <= 1:
         return True
@@ -419,7 +428,7 @@ def _may_meld(cards: Sequence[Card], info: RoundInfo) -> bool:
     if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
         return False
     places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
-    return len(places) < len(ranks) or max(places) - min(places) < len(cards)  # an ace's end is open
+    return len(places) < len(ranks) or max(places) - min(places) < count  # an ace's end is open
 
 
 def verify_laid_down(
