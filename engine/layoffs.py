@@ -19,18 +19,20 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
+from engine.cards import Card, MeldCard, Rank, Suit, parse_cards, parse_meld
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
 from engine.melds import (
     MAX_RUN,
     MeldKind,
     check_meld,
     meld_readings,
+    placed_reading,
+    placed_run,
     rank_at,
     rank_positions,
     run_range,
@@ -160,6 +162,12 @@ def _open(shown: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: R
         in_order = [reading for reading in runs if _follows(reading, cards)]
         if in_order:
             readings = [reading for reading in readings if reading.kind is MeldKind.SET or reading in in_order]
+    return _with_others(shown, readings, cards)
+
+
+def _with_others(shown: TableMeld, readings: list[TableMeld], cards: tuple[MeldCard, ...]) -> TableMeld:
+    """`shown` (or, where it is not among them, the first of `readings`) with the other readings
+    kept open, written as `cards`."""
     if shown in readings:
         readings.remove(shown)
     elif readings:
@@ -181,21 +189,37 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 
 
 # Readings found, by (cards, rules, round): a declarer's loose hand asks for a meld's readings when
-# it tries joining two melds and again when the joined meld is laid down.
+# it tries joining two melds and again when the joined meld is laid down. Meld cards, or plain
+# cards for a loose hand's (hashed sooner).
 # Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
-_READINGS: dict[tuple[tuple[MeldCard, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
+_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
 _READINGS_LIMIT = 4_096
 
 
 def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of the cards, in any order (roles written with = are binding)."""
+    return _remembered(cards, rules, info, lambda: _find_readings(cards, rules, info))
+
+
+def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """Every legal reading of cards written without roles, in any order."""
+    return _remembered(cards, rules, info, lambda: _find_readings(_unwritten(cards), rules, info))
+
+
+def _remembered(
+    cards: tuple[MeldCard | Card, ...], rules: RuleSet, info: RoundInfo, find: Callable[[], list[TableMeld]]
+) -> list[TableMeld]:
     key = (cards, id(rules), id(info))
     known = _READINGS.get(key)
     if known is None or known[0] is not rules or known[1] is not info:
         if len(_READINGS) >= _READINGS_LIMIT:
             _READINGS.clear()
-        known = _READINGS[key] = (rules, info, tuple(_find_readings(cards, rules, info)))
+        known = _READINGS[key] = (rules, info, tuple(find()))
     return list(known[2])
+
+
+def _unwritten(cards: tuple[Card, ...]) -> tuple[MeldCard, ...]:
+    return tuple([MeldCard(card) for card in cards])
 
 
 def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
@@ -216,7 +240,7 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
     ranks = list(dict.fromkeys(card.rank for card in stands))
     for rank in ranks if len(ranks) == 1 else (list(Rank) if not ranks else []):
         assert rank is not None
-        _add_reading(found, _set_roles(pinned, free, rank), rules, info, MeldKind.SET)
+        _add_set(found, _set_roles(pinned, free, rank), rules, info)
     suits = list(dict.fromkeys(card.suit for card in stands))
     for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
         assert suit is not None
@@ -265,11 +289,7 @@ def _add_runs(
             for order in orders:
                 layout = dict(zip(choice, pinned, strict=True))
                 layout.update(zip(rest, order, strict=True))
-                # Every wild is written with its role, even one standing for itself.
-                written = tuple(
-                    MeldCard(layout[p], Card(rank_at(p), suit) if info.is_wild(layout[p]) else None) for p in window
-                )
-                _add_reading(found, written, rules, info, MeldKind.RUN)
+                _add_run(found, tuple([layout[place] for place in window]), suit, start, rules, info)
 
 
 def _wild_orders(
@@ -307,22 +327,30 @@ def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[Me
     return tuple(held)
 
 
-def _add_reading(
+def _add_set(
+    found: dict[tuple[object, ...], TableMeld], cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo
+) -> None:
+    placed = placed_reading(cards, MeldKind.SET, rules, info)
+    if placed is not None:
+        meld = TableMeld(MeldKind.SET, tuple([held.card for held in cards]), placed.read_as)
+        found.setdefault(
+            (MeldKind.SET, placed.read_as[0].rank, tuple(sorted([card.code for card in meld.cards]))), meld
+        )
+
+
+def _add_run(
     found: dict[tuple[object, ...], TableMeld],
-    cards: tuple[MeldCard, ...],
+    cards: tuple[Card, ...],
+    suit: Suit,
+    low: int,
     rules: RuleSet,
     info: RoundInfo,
-    kind: MeldKind,
 ) -> None:
-    verdict = check_meld(cards, rules, info)
-    if not verdict.valid or verdict.kind is not kind or verdict.read_as is None:
-        return
-    reading = _from_reading(kind, tuple(held.card for held in cards), verdict.read_as, verdict.positions)
-    if kind is MeldKind.SET:
-        key: tuple[object, ...] = (kind, verdict.read_as[0].rank, tuple(sorted(card.code for card in reading.cards)))
-    else:
-        key = (kind, reading.cards, reading.read_as, reading.positions)
-    found.setdefault(key, reading)
+    """Add the run of `cards` laid on the places from `low` up, each wild standing for its place."""
+    placed = placed_run(cards, suit, low, rules, info)
+    if placed is not None:
+        meld = TableMeld(MeldKind.RUN, cards, placed.read_as, placed.positions)
+        found.setdefault((MeldKind.RUN, cards, placed.read_as, placed.positions), meld)
 
 
 def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
@@ -343,32 +371,56 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     """
     if "|" in hand:
         return table_melds([text for text in hand.split("|") if text.strip()], rules, info)
-    cards = [held.card for held in parse_meld(hand)]
+    # Roles mean nothing in a loose hand; without any, the plain cards read the same, sooner.
+    cards = list(parse_cards(hand)) if "=" not in hand else [held.card for held in parse_meld(hand)]
     try:
         found = going_out(cards, rules, info)
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
-    groups = [[MeldCard(card) for card in meld] for meld in found.melds]
+    groups = _fewest_melds(found.melds, rules, info)
+    return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
+
+
+def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundInfo) -> list[list[Card]]:
+    """As few melds as the cards allow: two that make one meld joined, the first such pair first,
+    until no two do."""
+    groups = [list(meld) for meld in melds]
+    naturals = [[card for card in group if not info.is_wild(card)] for group in groups]
     merged = True
-    while merged:  # as few melds as the cards allow: join any two that make one meld
+    while merged:
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
             union = (*groups[first], *groups[second])
-            if _may_meld(union, info) and _all_readings(union, rules, info):
+            if _may_meld([*naturals[first], *naturals[second]], len(union)) and _loose_readings(union, rules, info):
                 groups[first] += groups.pop(second)
+                naturals[first] += naturals.pop(second)
                 merged = True
                 break
-    return tuple(
-        _table_meld(tuple(group), number, " ".join(str(held) for held in group), rules, info, loose=True)
-        for number, group in enumerate(groups, start=1)
-    )
+    return groups
 
 
-def _may_meld(cards: tuple[MeldCard, ...], info: RoundInfo) -> bool:
-    """False where the natural cards alone rule out every reading: neither one rank (a set) nor a
-    run's shape (one suit, no rank twice, spanning no more places than there are cards)."""
-    naturals = [held.card for held in cards if not info.is_wild(held.card)]
+def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """The `number`th meld split from a loose hand, as table_melds reads it with `loose`."""
+    readings = _loose_readings(cards, rules, info)
+    if len(readings) == 1:
+        return readings[0]  # nothing for the written order to choose between
+    written = _unwritten(cards)
+    verdict = check_meld(written, rules, info)
+    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+        return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
+    if not readings:
+        text = " ".join(str(card) for card in cards)
+        raise IllegalMeld(
+            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
+        )
+    return _with_others(readings[0], readings, written)
+
+
+def _may_meld(naturals: Sequence[Card], count: int) -> bool:
+    """False where the natural cards of a meld of `count` cards alone rule out every reading:
+    neither one rank (a set) nor a run's shape (one suit, no rank twice, spanning no more places
+    than there are cards)."""
     ranks = {card.rank for card in naturals}
     if len(ranks) <= 1:
         return True
@@ -376,7 +428,7 @@ def _may_meld(cards: tuple[MeldCard, ...], info: RoundInfo) -> bool:
     if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
         return False
     places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
-    return len(places) < len(ranks) or max(places) - min(places) < len(cards)  # an ace's end is open
+    return len(places) < len(ranks) or max(places) - min(places) < count  # an ace's end is open
 
 
 def verify_laid_down(

@@ -47,6 +47,8 @@ __all__ = [
     "meld_readings",
     "open_readings",
     "parse_meld",
+    "placed_reading",
+    "placed_run",
     "set_with_free_wilds_placed",
     "verify_meld",
 ]
@@ -363,6 +365,55 @@ def check_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Ve
     except _Rejection as rejection:
         return Verdict(held, None, None, rejection.code.value, rejection.message)
     return Verdict(held, reading.kind, reading.read_as, None, None, reading.positions, reading.wild)
+
+
+def placed_reading(cards: Sequence[MeldCard], kind: MeldKind, rules: RuleSet, info: RoundInfo) -> Reading | None:
+    """What check_meld reads a meld as whose every card is placed, when it reads it as `kind`
+    (None where it does not): every wild card written with its role, a set's cards of one rank, a
+    run's cards of one suit on consecutive places from its low end, no ace twice. Such cards leave
+    one reading to try, so none other is looked for.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> placed_reading(parse_meld("4H JK=5H 6H"), MeldKind.RUN, rules, round_info(rules, 5)).words
+    '4♥ 5♥ 6♥'
+    """
+    held = tuple(cards)
+    table = _Table(rules, info)
+    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+        return None
+    read_as = [card.role or card.card for card in held]
+    if kind is MeldKind.RUN:
+        low = table.positions(read_as[0].rank)[0]  # type: ignore[arg-type]
+        return placed_run([card.card for card in held], read_as[0].suit, low, rules, info)  # type: ignore[arg-type]
+    reading = _reading(held, table, kind, read_as, ())
+    return reading if _wild_ok(reading, table) else None
+
+
+def placed_run(cards: Sequence[Card], suit: Suit, low: int, rules: RuleSet, info: RoundInfo) -> Reading | None:
+    """What check_meld reads a run as whose cards lie in order on the places from `low` up, each
+    wild card written with the role of its place, each natural the card of its place; None where
+    it does not read them as that run. See placed_reading.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.cards import parse_cards
+    >>> rules = rule_set("pay-me")
+    >>> placed_run(parse_cards("4H JK 6H"), Suit.HEARTS, 4, rules, round_info(rules, 5)).words
+    '4♥ 5♥ 6♥'
+    """
+    count = len(cards)
+    if count < 3 or not rules.preset.min_run_length <= count <= MAX_RUN:
+        return None
+    positions = tuple(range(low, low + count))
+    read_as = tuple([_RUN_CARDS[place, suit] for place in positions])
+    in_place = rules.options.wild_in_place_natural
+    wild = tuple(
+        [info.is_wild(card) and not (in_place and card == stands) for card, stands in zip(cards, read_as, strict=True)]
+    )
+    reading = Reading(MeldKind.RUN, read_as, positions, wild)
+    return reading if _wild_ok(reading, _Table(rules, info)) else None
 
 
 def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:

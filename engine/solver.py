@@ -18,6 +18,7 @@ melded are always the k most expensive ones.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -159,9 +160,10 @@ class _Component:
         # Per packed state, the least leftover value and the choice per number of wilds melded.
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
         self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
-        # The same, only for states whose cards can all be melded (going out): 0 or INF per count.
-        self.outs: dict[int, list[int]] = {0: self.costs[0]}
-        self.out_picks: dict[int, list[_Choice | None]] = {0: self.picks[0]}
+        # Going out, per packed state and number of wilds: whether its cards all meld with exactly
+        # that many (True, False, or None while not yet searched), and the first meld that does it.
+        self.outs: dict[int, list[bool | None]] = {}
+        self.out_picks: dict[int, list[_Choice | None]] = {}
         self.runs: list[list[tuple[int, int, int, list[_Meld]]]] = [[]] * len(codes)
         self.sets = _SETS.setdefault((wild_count, self.limit, self.distinct), {})
         # Per card, a mask of the two-bit counts its melds depend on (0 until first needed), and
@@ -215,37 +217,36 @@ class _Component:
         self.picks[state] = choices
         return best
 
-    def solve_out(self, state: int) -> tuple[list[int], list[_Choice | None]]:
-        """Per number of wilds melded, 0 where the counts packed in `state` can all be melded with
-        exactly that many (INF where not), and the choice: what `solve` answers where its least
-        leftover value is 0, found without ever leaving a card over."""
-        outs = self.outs.get(state) or self._outs(state)
-        return outs, self.out_picks[state]
+    def melds_out(self, state: int, wilds: int) -> bool:
+        """Whether the counts packed in `state` (see `solve`) can all be melded with exactly
+        `wilds` wild cards. Searched depth first, only as far as the first meld that does it, which
+        `out_picks` keeps for the state and its successors: the choice `solve` makes where its least
+        leftover value is 0."""
+        if not state:
+            return not wilds
+        known = self.outs.get(state)
+        if known is None:
+            known = self.outs[state] = [None] * self.size
+            self.out_picks[state] = [None] * self.size
+        melds_out = known[wilds]
+        if melds_out is None:
+            meld = self._first_out(state, wilds)
+            melds_out = known[wilds] = meld is not None
+            self.out_picks[state][wilds] = meld
+        return melds_out
 
-    def _outs(self, state: int) -> list[int]:
+    def _first_out(self, state: int, wilds: int) -> _Meld | None:
+        """The first meld, in the order `solve` tries them, after which the rest melds out too."""
         first = ((state & -state).bit_length() - 1) >> 1
-        known = self.outs
-        size = self.size
-        ways = [INF] * size
-        choices: list[_Choice | None] = [None] * size
         relevant = self.relevant[first] or self._relevant(first)
         melds = self.found.get(state & relevant)
         if melds is None:
             melds = self.found[state & relevant] = self._melds_with(first, state)
         for meld in melds:
-            child = state - meld[7]
-            rest = known.get(child) or self._outs(child)
-            k = meld[1]
-            for cost in rest:
-                if k == size:
-                    break
-                if not cost and ways[k]:  # the first meld that does it, as `solve` chooses
-                    ways[k] = 0
-                    choices[k] = meld
-                k += 1
-        known[state] = ways
-        self.out_picks[state] = choices
-        return ways
+            spare = wilds - meld[1]
+            if spare >= 0 and self.melds_out(state - meld[7], spare):
+                return meld
+        return None
 
     def _relevant(self, first: int) -> int:
         """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
@@ -557,6 +558,7 @@ def _solve(
     codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
     parts: list[tuple[_Component, int, list[Card]]] = []
     vectors = []
+    melds_out: list[Callable[[int], bool]] = []  # out_only: the components' answers, read as needed
     loners: list[int] = []
     for group in _components(codes, wild_count, settings):
         if len(group) == 1 and naturals[distinct[group[0]]] == 1:
@@ -571,7 +573,10 @@ def _solve(
             top_wild,
         )
         state = _pack([naturals[code] for code in group_codes])
-        vectors.append(component.solve_out(state)[0] if out_only else component.solve(state)[0])
+        if out_only:
+            melds_out.append(functools.partial(component.melds_out, state))
+        else:
+            vectors.append(component.solve(state)[0])
         parts.append((component, state, [card_of[code] for code in group_codes]))
     loners.sort(key=values.__getitem__, reverse=True)
     fixed_cost = 0
@@ -588,24 +593,29 @@ def _solve(
         vectors.append(_loners_vector([values[code] for code in loners], size))
     if has_all_wild:
         vectors.append(_all_wild_vector(size, all_wild))
-    total = vectors[0] if vectors else [0] + [INF] * wild_count
-    splits = []
-    for vector in vectors[1:]:
-        total, split = _convolve(total, vector, size)
-        splits.append(split)
     leftover = fixed_cost + sum([values[card.code] for card in wild_values])
     if not has_loners:
         leftover += sum([values[code] for code in loners])
         unmelded.extend(card_of[code] for code in loners)
-    best_cost, melded_wilds = INF, 0
-    for k in range(size):  # ties go to more wilds melded
-        if k:
-            leftover -= values[wild_values[k - 1].code]
-        if total[k] < INF and total[k] + leftover <= best_cost:
-            best_cost, melded_wilds = total[k] + leftover, k
-    if out_only and best_cost:
-        return INF, [], []  # not every card melds: only the full search says how few are left
-    shares = _shares(melded_wilds, splits) if vectors else []
+    if out_only:
+        melds_out += [functools.partial(_costs_nothing, vector) for vector in vectors]
+        found = _out_split(melds_out, leftover, [values[card.code] for card in wild_values])
+        if found is None:
+            return INF, [], []  # not every card melds: only the full search says how few are left
+        best_cost, (melded_wilds, shares) = 0, found
+    else:
+        total = vectors[0] if vectors else [0] + [INF] * wild_count
+        splits = []
+        for vector in vectors[1:]:
+            total, split = _convolve(total, vector, size)
+            splits.append(split)
+        best_cost, melded_wilds = INF, 0
+        for k in range(size):  # ties go to more wilds melded
+            if k:
+                leftover -= values[wild_values[k - 1].code]
+            if total[k] < INF and total[k] + leftover <= best_cost:
+                best_cost, melded_wilds = total[k] + leftover, k
+        shares = _shares(melded_wilds, splits) if vectors else []
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
     for (component, state, cards), share in zip(parts, shares, strict=False):
@@ -618,6 +628,48 @@ def _solve(
         melds.append(tuple(wild_pool[: extra_shares[0]]))
     unmelded.extend(wild_values[melded_wilds:])
     return best_cost, melds, unmelded
+
+
+def _costs_nothing(vector: list[int], wilds: int) -> bool:
+    return not vector[wilds]
+
+
+def _out_split(
+    melds_out: list[Callable[[int], bool]], leftover: int, wild_values: list[int]
+) -> tuple[int, list[int]] | None:
+    """Going out: the number of wilds melded and each vector's share of them where every card
+    melds, as the convolutions in `_solve` find them; None where no way melds every card.
+    `melds_out`: whether each vector's cards all meld with k wilds; `leftover`: the points left
+    over when no wild is melded (the wilds', the others' that cannot meld)."""
+    for melded_wilds in range(len(wild_values), -1, -1):  # ties go to more wilds melded
+        if leftover > sum(wild_values[:melded_wilds]):
+            return None
+        shares = _out_shares(melds_out, melded_wilds)
+        if shares is not None:
+            return melded_wilds, shares
+    return None
+
+
+def _out_shares(melds_out: list[Callable[[int], bool]], total: int) -> list[int] | None:
+    """Each vector's share of `total` wilds with which every card melds, as `_shares` undoes the
+    convolutions: the last vector takes what is left by the fewest wilds the ones before it can
+    all meld with. None where there is no such split."""
+    if not melds_out:
+        return [] if not total else None
+    known: dict[tuple[int, int], list[int] | None] = {}
+
+    def split(count: int, wilds: int) -> list[int] | None:  # over the first `count` vectors
+        if count == 1:
+            return [wilds] if melds_out[0](wilds) else None
+        if (count, wilds) not in known:
+            known[count, wilds] = None
+            for before in range(wilds + 1):
+                if melds_out[count - 1](wilds - before) and (earlier := split(count - 1, before)) is not None:
+                    known[count, wilds] = [*earlier, wilds - before]
+                    break
+        return known[count, wilds]
+
+    return split(len(melds_out), total)
 
 
 class SubHands:

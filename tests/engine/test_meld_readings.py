@@ -14,7 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, format_cards
-from engine.melds import MeldKind, Reading, can_meld, check_meld, meld_readings, open_readings, rank_at
+from engine.melds import (
+    MeldKind,
+    Reading,
+    can_meld,
+    check_meld,
+    meld_readings,
+    open_readings,
+    placed_reading,
+    placed_run,
+    rank_at,
+    rank_positions,
+    run_range,
+)
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 from tests.engine.reference import (
@@ -226,3 +238,53 @@ def test_a_thirteen_card_run_up_to_a_wild_ace_agrees_with_the_reference() -> Non
     assert reference_meld_readings(group, rules, info) == {("run", 2, "S")}
     plain = tuple(held.card for held in group)
     assert all(reference_declarer_meld_ok(DeclarerMeld(plain, reading.read_as), rules, info) for reading in readings)
+
+
+# --- placed melds: every card's place given, as the declarer's readings try them -------------
+
+
+@st.composite
+def placed_melds(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo, MeldKind, list[MeldCard]]:
+    """Sets of one rank, and runs on consecutive places the game allows (low end first), every
+    wild card written with its role (itself now and then), as `layoffs` lays out a reading."""
+    if draw(st.integers(0, 4)):
+        rules, info = draw(tables())
+    else:  # runs of four cards at least
+        rules = rule_set("contract-rummy", {"twos_wild": draw(st.booleans())})
+        info = round_info(rules, draw(st.integers(1, rules.rounds)))
+    wilds = _wild_pool(info)
+    kind = draw(st.sampled_from([MeldKind.SET, MeldKind.RUN]))
+    if kind is MeldKind.SET:
+        rank = draw(st.sampled_from(list(Rank)))
+        intended = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(2, 6)))]
+    else:
+        lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+        length = draw(st.one_of(st.integers(2, 5), st.integers(2, min(14, highest - lowest + 1))))
+        start = draw(st.integers(lowest, highest - length + 1))
+        suit = draw(st.sampled_from(list(Suit)))
+        intended = [Card(rank_at(place), suit) for place in range(start, start + length)]
+    group = []
+    for card in intended:
+        if info.is_wild(card):
+            group.append(MeldCard(card, card))
+        elif wilds and draw(st.integers(0, 2)) == 0:
+            group.append(MeldCard(draw(st.sampled_from(wilds)), card))
+        else:
+            group.append(MeldCard(card))
+    return rules, info, kind, group
+
+
+@PROPERTY
+@given(placed_melds())
+def test_a_placed_meld_reads_as_the_meld_check_reads_it(
+    drawn: tuple[RuleSet, RoundInfo, MeldKind, list[MeldCard]],
+) -> None:
+    rules, info, kind, group = drawn
+    verdict = check_meld(group, rules, info)
+    expected = verdict.reading if verdict.kind is kind else None
+    assert placed_reading(group, kind, rules, info) == expected, format_cards(group)
+    if kind is MeldKind.RUN:  # the same from the cards alone, told the run's suit and low end
+        first = group[0].role or group[0].card
+        assert first.rank is not None and first.suit is not None
+        suit, low = first.suit, rank_positions(first.rank, rules.options.ace, rules.options.no_aces_in_runs)[0]
+        assert placed_run([held.card for held in group], suit, low, rules, info) == expected, format_cards(group)
