@@ -532,11 +532,17 @@ def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
 def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
     """_added for a set: the cells beyond those of the first set reading the set extends, in the
     order the set holds them. Cells are compared by card codes (a card's hash is slow to find)."""
-    cells = _cell_codes(after)
     for reading in before.readings:
         if reading.kind is not MeldKind.SET:
             continue
-        old = _cell_codes(reading)
+        kept = len(reading.cards)
+        if (
+            len(after.cards) == kept + 1
+            and after.cards[:kept] == reading.cards
+            and after.read_as[:kept] == reading.read_as
+        ):
+            return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+        cells, old = _cell_codes(after), _cell_codes(reading)
         if not old - cells:
             first: dict[tuple[int, int], tuple[Card, Card, int]] = {}
             for card, stands in zip(after.cards, after.read_as, strict=True):
@@ -564,8 +570,9 @@ def _added_to_run(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
             and after.cards[start:end] == reading.cards
             and after.read_as[start:end] == reading.read_as
         ):
-            cells = list(zip(after.cards, after.read_as, after.positions, strict=True))
-            return cells[:start] + cells[end:]
+            below = zip(after.cards[:start], after.read_as[:start], after.positions[:start], strict=True)
+            above = zip(after.cards[end:], after.read_as[end:], after.positions[end:], strict=True)
+            return [*below, *above]
     return []
 
 
@@ -1039,8 +1046,8 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
     added = _added(before, after)
     if after.kind is MeldKind.SET:
         return tuple(Placement(card, meld, Place.SET, stands) for card, stands, _ in added)
-    kept = Counter(after.positions) - Counter(place for _, _, place in added)
-    low = min(kept) if kept else 0
+    laid = {place for _, _, place in added}
+    low = next((place for place in after.positions if place not in laid), 0)  # the run's lowest before
     return tuple(
         Placement(card, meld, Place.LOW if place < low else Place.HIGH, stands) for card, stands, place in added
     )
