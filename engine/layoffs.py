@@ -873,11 +873,14 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
         if stands.suit is not suit:
             return None
         assert stands.rank is not None
-        outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if not low <= place <= high)
+        if stands.rank is Rank.ACE:
+            outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if not low <= place <= high)
+            if len(outside) > 1:
+                outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+        else:
+            outside = () if low <= stands.rank <= high else (int(stands.rank),)  # every other rank has one place
         if not outside:
             return None
-        if len(outside) > 1:
-            outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
         placed.append(held)
         choices.append(outside)
     for choice in itertools.product(*choices):
@@ -924,7 +927,9 @@ def _quick_place_run(
         if low - below < 1 or high + above > 14:
             continue
         places = gaps + list(range(low - 1, low - below - 1, -1)) + list(range(high + 1, high + above + 1))
-        own = selves + sum(1 for place, held in zip(places, free, strict=True) if held.card.code == row[place - 1].code)
+        own = selves
+        for place, held in zip(places, free, strict=True):
+            own += held.card.code == row[place - 1].code
         count = high + above - (low - below) + 1
         legal = (
             count <= MAX_RUN
@@ -936,8 +941,46 @@ def _quick_place_run(
         if legal and count - own >= 2:
             return _run_with(meld, fixed, dict(zip(places, free, strict=True)), row, low - below, high + above)
         if own or count - own < 2 or count == MAX_RUN:
-            return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
+            # The full check may read the cards otherwise (an ace at the other end), unless no
+            # reading of them at all can be legal.
+            return None if _fits_nowhere(meld, fixed, len(free), rules, wild) else _UNSURE
     return None
+
+
+def _fits_nowhere(meld: TableMeld, fixed: dict[int, MeldCard], free: int, rules: RuleSet, wild: list[bool]) -> bool:
+    """Whether the meld with the cards `fixed` (by place) and `free` wilds can be no legal run
+    wherever each wild without a binding role stands: every span of places that holds the
+    naturals and the roles breaks the run's range, the wild limit or the side-by-side rule. False
+    where a reading may still differ in more than the wilds' places: an ace, which may take either
+    end, or fewer than two naturals, which may make a set."""
+    naturals = []
+    pinned = []  # the places of the naturals and of the wilds whose role binds them
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if not wild[card.code]:
+            naturals.append(place)
+        if not wild[card.code] or card.code != stands.code:
+            pinned.append(place)
+    for place, held in fixed.items():
+        if not wild[held.card.code]:
+            naturals.append(place)
+        if not wild[held.card.code] or (held.role is not None and held.role.code != held.card.code):
+            pinned.append(place)
+    if len(naturals) < 2 or 1 in pinned or 14 in pinned:
+        return False
+    count = len(meld.cards) + len(fixed) + free
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    if count > MAX_RUN or (
+        rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * (count - len(naturals)) > count
+    ):
+        return True
+    natural = set(naturals)
+    for start in range(max(lowest, max(pinned) - count + 1), min(min(pinned), highest - count + 1) + 1):
+        if not rules.options.no_adjacent_wilds:
+            return False
+        span = range(start, start + count)
+        if not any(place not in natural and place + 1 not in natural for place in span[:-1]):
+            return False
+    return True
 
 
 def _side_by_side(places: list[int]) -> bool:

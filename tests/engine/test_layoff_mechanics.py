@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank
+from engine.cards import Card, MeldCard, Rank, parse_cards
 from engine.errors import IllegalMeld
 from engine.layoffs import (
+    _UNSURE,
     TableMeld,
     _layoff_candidates,
     _layoff_or_none,
@@ -29,6 +30,7 @@ from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 from engine.solver import penalty_values
 from tests.engine import layoff_mechanics_reference as old
+from tests.engine.test_layoff_quick import _full
 from tests.engine.test_layoff_reference import CHECK, Drawn, layoff_games
 
 
@@ -55,6 +57,16 @@ def _same_layoffs(meld: TableMeld, hand: tuple[Card, ...], rules: RuleSet, info:
             assert placements(meld, after, 0) == old.placements(meld, after, 0)
             extended.append(after)
     return extended
+
+
+def _same_quick(reading: TableMeld, laid: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> None:
+    """The quick check gives the old answer wherever the old one was sure; where only the new one is
+    sure (a run that fits nowhere, see _fits_nowhere), the full check's answer."""
+    quick, before = _quick_extend(reading, laid, rules, info), old._quick_extend(reading, laid, rules, info)
+    if before is not _UNSURE:
+        assert repr(quick) == repr(before), (str(reading), [str(card) for card in laid])
+    elif quick is not _UNSURE:
+        assert quick == _full(reading, laid, rules, info), (str(reading), [str(card) for card in laid])
 
 
 @CHECK
@@ -96,9 +108,7 @@ def test_the_quick_check_is_the_same_for_wilds_laid_off_with_their_places(
                 if chosen
             )
             if laid:
-                assert repr(_quick_extend(reading, laid, rules, info)) == repr(
-                    old._quick_extend(reading, laid, rules, info)
-                )
+                _same_quick(reading, laid, rules, info)
 
 
 def _round_with_wild(rules: RuleSet, rank: Rank) -> RoundInfo:
@@ -140,10 +150,31 @@ def test_the_checks_are_the_same_on_melds_whose_wilds_stand_for_themselves(
             for size in (1, 2):
                 for group in itertools.combinations(hand, size):
                     laid = tuple(MeldCard(card) for card in group)
-                    for reading in meld.readings:  # sure or not the same way: _UNSURE has a repr too
-                        quick = _quick_extend(reading, laid, rules, info)
-                        assert repr(quick) == repr(old._quick_extend(reading, laid, rules, info))
+                    for reading in meld.readings:
+                        _same_quick(reading, laid, rules, info)
                     after = _layoff_or_none(meld, laid, rules, info)
                     assert repr(after) == repr(old._layoff_or_none(meld, laid, rules, info)), (str(meld), group)
                     if after is not None:
                         assert placements(meld, after, 0) == old.placements(meld, after, 0)
+
+
+@pytest.mark.parametrize(
+    ("meld", "laid", "sure"),
+    [
+        ("6D 7D 8D 9D 2D=10D JD", "QD 2H KS KD", True),  # KD must stand for the ace after the King
+        ("2C=8S 9S 10S JS QS KS", "6S 2S", True),  # 2S cannot stand apart from the other wild
+        ("KC=3H 4H 5H 2D=6H 7H 8H", "JH JK JK JK KH", True),  # more wilds than naturals
+        ("4C 5C 6C 7C 8C 9C 10C JC", "KC KC", False),  # legal read as KC=3C ... KC=QC
+    ],
+)
+def test_the_quick_check_refuses_a_run_that_fits_nowhere(meld: str, laid: str, sure: bool) -> None:
+    """Pay Me's last round (Kings, 2s and jokers wild): a wild King laid in its own place, which the
+    full check may move, yet no place for it makes a legal run."""
+    rules = rule_set("pay-me")
+    info = round_info(rules, rules.rounds)
+    (run,) = table_melds([meld], rules, info)
+    cards = tuple(MeldCard(card) for card in parse_cards(laid))
+    quick = _quick_extend(run, cards, rules, info)
+    assert (quick is None) is sure
+    assert quick is _UNSURE or quick == _full(run, cards, rules, info)
+    assert (_full(run, cards, rules, info) is None) is sure
