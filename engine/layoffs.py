@@ -995,15 +995,24 @@ def _run_with(
     """The run from place `low` to `high`: the meld's cards, those `fixed` with their roles, and the
     wilds `placed`, each standing for the card of its place (`row`)."""
     added = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-    added.update((place, (held.card, row[place - 1])) for place, held in placed.items())
-    below = [added[place] for place in range(low, meld.positions[0])]
-    above = [added[place] for place in range(meld.positions[-1] + 1, high + 1)]
+    for place, held in placed.items():
+        added[place] = (held.card, row[place - 1])
+    below = _cards_and_roles([added[place] for place in range(low, meld.positions[0])])
+    above = _cards_and_roles([added[place] for place in range(meld.positions[-1] + 1, high + 1)])
     return TableMeld(
         MeldKind.RUN,
-        tuple(card for card, _ in below) + meld.cards + tuple(card for card, _ in above),
-        tuple(stands for _, stands in below) + meld.read_as + tuple(stands for _, stands in above),
+        below[0] + meld.cards + above[0],
+        below[1] + meld.read_as + above[1],
         tuple(range(low, high + 1)),
     )
+
+
+def _cards_and_roles(cells: list[tuple[Card, Card]]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """(the cards, what each stands for)."""
+    if not cells:
+        return (), ()
+    cards, stands = zip(*cells, strict=True)
+    return cards, stands
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
