@@ -883,6 +883,8 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
             return None
         placed.append(held)
         choices.append(outside)
+    if not placed:
+        return _quick_place_run(meld, {}, free, suit, rules, wild)
     for choice in itertools.product(*choices):
         if len(set(choice)) < len(choice):
             continue
@@ -901,9 +903,11 @@ def _quick_place_run(
     that check comes down to the range of places, the length, the wild limit and the side-by-side
     rule; otherwise it may read the cards another way, and the answer is _UNSURE."""
     first, last = meld.positions[0], meld.positions[-1]
-    low, high = min((first, *fixed)), max((last, *fixed))
-    gaps = [place for place in range(low, first) if place not in fixed]
-    gaps += [place for place in range(last + 1, high + 1) if place not in fixed]
+    low, high, gaps = first, last, []
+    if fixed:
+        low, high = min(low, *fixed), max(high, *fixed)
+        gaps = [place for place in range(low, first) if place not in fixed]
+        gaps += [place for place in range(last + 1, high + 1) if place not in fixed]
     if len(gaps) > len(free):
         return None
     extras = len(free) - len(gaps)
@@ -1496,11 +1500,10 @@ def _wild_groups(
 def _multisets(distinct: list[Card], cards: Mapping[Card, int]) -> list[tuple[Card, ...]]:
     """Every group of the cards held (up to `cards[card]` of each), in the order of
     itertools.product over how many of each, the empty group first."""
-    if len(distinct) == 1:
-        (card,) = distinct
-        return [(card,) * count for count in range(cards[card] + 1)]
-    picks = itertools.product(*(range(cards[card] + 1) for card in distinct))
-    return [tuple(card for card, pick in zip(distinct, counts, strict=True) for _ in range(pick)) for counts in picks]
+    groups: list[tuple[Card, ...]] = [()]
+    for card in distinct:
+        groups = [group + (card,) * count for group in groups for count in range(cards[card] + 1)]
+    return groups
 
 
 def _layoff_candidates(
