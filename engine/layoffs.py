@@ -916,12 +916,9 @@ def _quick_place_run(
     apart = rules.options.no_adjacent_wilds
     row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
     # The places of the wild cards already there, and how many wilds stand for themselves.
-    wild_places = []
-    selves = 0
-    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
-        if wild[card.code]:
-            wild_places.append(place)
-            selves += card.code == stands.code
+    at_wilds = [index for index, card in enumerate(meld.cards) if wild[card.code]]
+    wild_places = [first + index for index in at_wilds]
+    selves = sum(meld.cards[index].code == meld.read_as[index].code for index in at_wilds)
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -989,8 +986,7 @@ def _fits_nowhere(meld: TableMeld, fixed: dict[int, MeldCard], free: int, rules:
 
 def _side_by_side(places: list[int]) -> bool:
     """Whether two of the places are next to each other."""
-    ordered = sorted(places)
-    return any(upper - lower == 1 for lower, upper in itertools.pairwise(ordered))
+    return not set(places).isdisjoint([place + 1 for place in places])
 
 
 def _run_with(
