@@ -541,6 +541,8 @@ def verify_layoff(
 
 def _layoff_or_none(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
     """The meld as extended by the lay-off, or None where no reading takes the cards."""
+    if not meld.others:
+        return _extend_or_none(meld, cards, rules, info)  # one reading: nothing to choose or keep open
     extended = [after for reading in meld.readings if (after := _extend_or_none(reading, cards, rules, info))]
     if not extended:
         return None
@@ -576,26 +578,53 @@ def _added(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
     """The cards a lay-off added: (card, what it stands for, place or 0 in a set)."""
     if after.kind is MeldKind.RUN:
         return _added_to_run(before, after)
-    cells = Counter(zip(after.cards, after.read_as, after.positions or (0,) * len(after.cards), strict=True))
+    return _added_to_set(before, after)
+
+
+def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
+    """_added for a set: the cells beyond those of the first set reading the set extends, in the
+    order the set holds them. Cells are compared by card codes (a card's hash is slow to find)."""
     for reading in before.readings:
-        old = Counter(zip(reading.cards, reading.read_as, reading.positions or (0,) * len(reading.cards), strict=True))
-        if reading.kind is after.kind and not old - cells:
-            return sorted((cells - old).elements(), key=lambda cell: cell[2])
+        if reading.kind is not MeldKind.SET:
+            continue
+        kept = len(reading.cards)
+        if (
+            len(after.cards) == kept + 1
+            and after.cards[:kept] == reading.cards
+            and after.read_as[:kept] == reading.read_as
+        ):
+            return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+        cells, old = _cell_codes(after), _cell_codes(reading)
+        if not old - cells:
+            first: dict[tuple[int, int], tuple[Card, Card, int]] = {}
+            for card, stands in zip(after.cards, after.read_as, strict=True):
+                first.setdefault((card.code, stands.code), (card, stands, 0))
+            return [first[codes] for codes in (cells - old).elements()]
     return []
 
 
+def _cell_codes(meld: TableMeld) -> Counter[tuple[int, int]]:
+    return Counter((card.code, stands.code) for card, stands in zip(meld.cards, meld.read_as, strict=True))
+
+
 def _added_to_run(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
-    """_added for a run, whose every place holds one card: the cells at places the first reading
-    the run extends did not have, in place order."""
-    cells = dict(zip(after.positions, zip(after.cards, after.read_as, strict=True), strict=True))
+    """_added for a run: the cells at places the first reading the run extends did not have, in
+    place order. A run fills every place between its ends, so the reading's cells are a slice."""
+    first = after.positions[0]
     for reading in before.readings:
-        if reading.kind is MeldKind.RUN and all(
-            cells.get(place) == cell
-            for place, cell in zip(reading.positions, zip(reading.cards, reading.read_as, strict=True), strict=True)
+        if reading.kind is not MeldKind.RUN:
+            continue
+        start = reading.positions[0] - first
+        end = start + len(reading.positions)
+        if (
+            start >= 0
+            and end <= len(after.positions)
+            and after.cards[start:end] == reading.cards
+            and after.read_as[start:end] == reading.read_as
         ):
-            kept = set(reading.positions)
-            added = [(card, stands, place) for place, (card, stands) in cells.items() if place not in kept]
-            return sorted(added, key=lambda cell: cell[2])
+            below = zip(after.cards[:start], after.read_as[:start], after.positions[:start], strict=True)
+            above = zip(after.cards[end:], after.read_as[end:], after.positions[end:], strict=True)
+            return [*below, *above]
     return []
 
 
@@ -825,98 +854,123 @@ def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSe
     """_extend's answer (None for a refusal), or _UNSURE."""
     if rules.options.wild_in_place_natural:
         return _UNSURE
+    wild = _wild_codes(info)
     for held in cards:
-        if held.role is not None and not info.is_wild(held.card):
+        if held.role is not None and not wild[held.card.code]:
             return _UNSURE  # refused by the full check, in its own words
     if reading.kind is MeldKind.SET:
-        return _quick_set(reading, cards, rules, info)
-    return _quick_run(reading, cards, rules, info)
+        return _quick_set(reading, cards, rules, wild)
+    return _quick_run(reading, cards, rules, wild)
 
 
-def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
+    """_extend_set judged as the full check reads a set; `wild`: whether each card code is wild."""
     rank = meld.read_as[0].rank
-    for held in cards:
-        stands = held.role or held.card
-        if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
-            return None
-    combined = meld.meld_cards + cards
-    read_as: list[Card | None] = []
-    fixed = 0
-    for held in combined:
-        if held.role is not None or not info.is_wild(held.card):
-            read_as.append(held.role or held.card)
+    assert rank is not None  # a set's reading always has its rank
+    # What each card is read as: the meld's as its reading has them (a wild there stands in for a
+    # card or is of the set's rank), a laid-off wild of another rank as free (None). `fixed`: the
+    # cards whose reading is not theirs to choose (naturals, and wilds standing in for a card).
+    read_as: list[Card | None] = list(meld.read_as)
+    fixed = wilds = 0
+    for card, stands in zip(meld.cards, meld.read_as, strict=True):
+        if not wild[card.code]:
             fixed += 1
-        elif held.card.rank == rank:
-            read_as.append(held.card)  # a wild of the set's rank stands for itself
+        else:
+            wilds += 1
+            fixed += card.code != stands.code
+    free = False
+    for held in cards:
+        card = held.card
+        if not wild[card.code]:
+            if card.rank != rank:
+                return None
+            read_as.append(card)
+            fixed += 1
+            continue
+        wilds += 1
+        if held.role is not None:
+            if held.role.rank != rank:
+                return None
+            read_as.append(held.role)
+            fixed += 1
+        elif card.rank == rank:
+            read_as.append(card)  # a wild of the set's rank stands for itself
         else:
             read_as.append(None)
+            free = True
     if fixed < 2:
         return _UNSURE
-    assert rank is not None  # a set's reading always has its rank
-    filled = set_with_free_wilds_placed(read_as, rank)  # as the full check reads a set
-    wilds = sum(1 for held in combined if info.is_wild(held.card))
-    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(combined):
+    filled = set_with_free_wilds_placed(read_as, rank) if free else read_as  # as the full check reads a set
+    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(read_as):
         return None
-    if rules.options.distinct_suit_sets and len({card.suit for card in filled}) < 3:
+    if rules.options.distinct_suit_sets and len({card.suit for card in filled if card is not None}) < 3:
         return _UNSURE
-    return TableMeld(MeldKind.SET, tuple(held.card for held in combined), tuple(filled))
+    return TableMeld(MeldKind.SET, meld.cards + tuple(held.card for held in cards), tuple(filled))  # type: ignore[arg-type]
 
 
-def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
+def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
     """_extend_run step by step, each extended run judged by _quick_place_run."""
     suit = meld.read_as[0].suit
     assert suit is not None
     ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
-    occupied = set(meld.positions)
-    placed: list[tuple[MeldCard, tuple[int, ...]]] = []
+    low, high = meld.positions[0], meld.positions[-1]  # a run fills every place between its ends
+    placed: list[MeldCard] = []
+    choices: list[tuple[int, ...]] = []  # where each card placed may stand, nearest the run first
     free: list[MeldCard] = []
     for held in cards:
-        if held.role is None and info.is_wild(held.card):
+        if held.role is None and wild[held.card.code]:
             free.append(held)
             continue
         stands = held.role or held.card
-        if stands.suit != suit:
+        if stands.suit is not suit:
             return None
         assert stands.rank is not None
-        outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if place not in occupied)
+        if stands.rank is Rank.ACE:
+            outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if not low <= place <= high)
+            if len(outside) > 1:
+                outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+        else:
+            outside = () if low <= stands.rank <= high else (int(stands.rank),)  # every other rank has one place
         if not outside:
             return None
-        placed.append((held, tuple(sorted(outside, key=lambda place: _distance(place, meld.positions)))))
-    for choice in itertools.product(*(places for _, places in placed)):
+        placed.append(held)
+        choices.append(outside)
+    if not placed:
+        return _quick_place_run(meld, {}, free, suit, rules, wild)
+    for choice in itertools.product(*choices):
         if len(set(choice)) < len(choice):
             continue
-        fixed = {place: held for place, (held, _) in zip(choice, placed, strict=True)}
-        found = _quick_place_run(meld, fixed, free, suit, rules, info)
+        found = _quick_place_run(meld, dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
         if found is not None:
             return found
     return None
 
 
 def _quick_place_run(
-    meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, info: RoundInfo
+    meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, wild: list[bool]
 ) -> TableMeld | None:
     """_place_run, each extended run judged on its places as the full meld check would judge it:
     where every card has its place (a wild standing for itself is written without one, but the
     full check reads it where it is written when that is legal and two other cards fix the run),
     that check comes down to the range of places, the length, the wild limit and the side-by-side
     rule; otherwise it may read the cards another way, and the answer is _UNSURE."""
-    taken = set(meld.positions) | set(fixed)
-    low, high = min(taken), max(taken)
-    gaps = [place for place in range(low, high + 1) if place not in taken]
+    first, last = meld.positions[0], meld.positions[-1]
+    low, high, gaps = first, last, []
+    if fixed:
+        low, high = min(low, *fixed), max(high, *fixed)
+        gaps = [place for place in range(low, first) if place not in fixed]
+        gaps += [place for place in range(last + 1, high + 1) if place not in fixed]
     if len(gaps) > len(free):
         return None
     extras = len(free) - len(gaps)
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     limit = rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
     apart = rules.options.no_adjacent_wilds
+    row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
     # The places of the wild cards already there, and how many wilds stand for themselves.
-    wild = _wild_codes(info)
-    wild_places = []
-    selves = 0
-    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
-        if wild[card.code]:
-            wild_places.append(place)
-            selves += card.code == stands.code
+    at_wilds = [index for index, card in enumerate(meld.cards) if wild[card.code]]
+    wild_places = [first + index for index in at_wilds]
+    selves = sum(meld.cards[index].code == meld.read_as[index].code for index in at_wilds)
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -925,35 +979,92 @@ def _quick_place_run(
         below = extras - above
         if low - below < 1 or high + above > 14:
             continue
-        places = gaps + [low - n for n in range(1, below + 1)] + [high + n for n in range(1, above + 1)]
-        own = selves + sum(
-            1 for place, held in zip(places, free, strict=True) if held.card.code == _PLACE_CARD[place, suit].code
-        )
+        places = gaps + list(range(low - 1, low - below - 1, -1)) + list(range(high + 1, high + above + 1))
+        own = selves
+        for place, held in zip(places, free, strict=True):
+            own += held.card.code == row[place - 1].code
         count = high + above - (low - below) + 1
-        wilds = sorted(wild_places + places)
         legal = (
             count <= MAX_RUN
             and lowest <= low - below
             and high + above <= highest
-            and not (limit and 2 * len(wilds) > count)
-            and not (apart and any(b - a == 1 for a, b in itertools.pairwise(wilds)))
+            and not (limit and 2 * (len(wild_places) + len(places)) > count)
+            and not (apart and _side_by_side(wild_places + places))
         )
         if legal and count - own >= 2:
-            layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-            layout.update(
-                (place, (held.card, _PLACE_CARD[place, suit])) for place, held in zip(places, free, strict=True)
-            )
-            layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
-            positions = tuple(range(low - below, high + above + 1))
-            return TableMeld(
-                MeldKind.RUN,
-                tuple(layout[place][0] for place in positions),
-                tuple(layout[place][1] for place in positions),
-                positions,
-            )
+            return _run_with(meld, fixed, dict(zip(places, free, strict=True)), row, low - below, high + above)
         if own or count - own < 2 or count == MAX_RUN:
-            return _UNSURE  # the full check may read the cards otherwise (an ace at the other end)
+            # The full check may read the cards otherwise (an ace at the other end), unless no
+            # reading of them at all can be legal.
+            return None if _fits_nowhere(meld, fixed, len(free), rules, wild) else _UNSURE
     return None
+
+
+def _fits_nowhere(meld: TableMeld, fixed: dict[int, MeldCard], free: int, rules: RuleSet, wild: list[bool]) -> bool:
+    """Whether the meld with the cards `fixed` (by place) and `free` wilds can be no legal run
+    wherever each wild without a binding role stands: every span of places that holds the
+    naturals and the roles breaks the run's range, the wild limit or the side-by-side rule. False
+    where a reading may still differ in more than the wilds' places: an ace, which may take either
+    end, or fewer than two naturals, which may make a set."""
+    naturals = []
+    pinned = []  # the places of the naturals and of the wilds whose role binds them
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if not wild[card.code]:
+            naturals.append(place)
+        if not wild[card.code] or card.code != stands.code:
+            pinned.append(place)
+    for place, held in fixed.items():
+        if not wild[held.card.code]:
+            naturals.append(place)
+        if not wild[held.card.code] or (held.role is not None and held.role.code != held.card.code):
+            pinned.append(place)
+    if len(naturals) < 2 or 1 in pinned or 14 in pinned:
+        return False
+    count = len(meld.cards) + len(fixed) + free
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    if count > MAX_RUN or (
+        rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * (count - len(naturals)) > count
+    ):
+        return True
+    natural = set(naturals)
+    for start in range(max(lowest, max(pinned) - count + 1), min(min(pinned), highest - count + 1) + 1):
+        if not rules.options.no_adjacent_wilds:
+            return False
+        span = range(start, start + count)
+        if not any(place not in natural and place + 1 not in natural for place in span[:-1]):
+            return False
+    return True
+
+
+def _side_by_side(places: list[int]) -> bool:
+    """Whether two of the places are next to each other."""
+    return not set(places).isdisjoint([place + 1 for place in places])
+
+
+def _run_with(
+    meld: TableMeld, fixed: dict[int, MeldCard], placed: dict[int, MeldCard], row: list[Card], low: int, high: int
+) -> TableMeld:
+    """The run from place `low` to `high`: the meld's cards, those `fixed` with their roles, and the
+    wilds `placed`, each standing for the card of its place (`row`)."""
+    added = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
+    for place, held in placed.items():
+        added[place] = (held.card, row[place - 1])
+    below = _cards_and_roles([added[place] for place in range(low, meld.positions[0])])
+    above = _cards_and_roles([added[place] for place in range(meld.positions[-1] + 1, high + 1)])
+    return TableMeld(
+        MeldKind.RUN,
+        below[0] + meld.cards + above[0],
+        below[1] + meld.read_as + above[1],
+        tuple(range(low, high + 1)),
+    )
+
+
+def _cards_and_roles(cells: list[tuple[Card, Card]]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """(the cards, what each stands for)."""
+    if not cells:
+        return (), ()
+    cards, stands = zip(*cells, strict=True)
+    return cards, stands
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
@@ -1039,8 +1150,8 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
     added = _added(before, after)
     if after.kind is MeldKind.SET:
         return tuple(Placement(card, meld, Place.SET, stands) for card, stands, _ in added)
-    kept = Counter(after.positions) - Counter(place for _, _, place in added)
-    low = min(kept) if kept else 0
+    laid = {place for _, _, place in added}
+    low = next((place for place in after.positions if place not in laid), 0)  # the run's lowest before
     return tuple(
         Placement(card, meld, Place.LOW if place < low else Place.HIGH, stands) for card, stands, place in added
     )
@@ -1415,21 +1526,32 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
 
 
 def _wild_groups(
-    cards: Mapping[Card, int], rules: RuleSet, wild: list[bool], values: Sequence[int]
+    distinct: list[Card], cards: Mapping[Card, int], rules: RuleSet, values: Sequence[int]
 ) -> list[tuple[Card, ...]]:
-    """The groups of the hand's wild cards worth laying off.
+    """The groups of the hand's wild cards worth laying off; `distinct`: the wild cards held, each once.
 
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    distinct = [card for card, count in cards.items() if count and wild[card.code]]
+    if not distinct:
+        return [()]
     if len(distinct) > 1:
         distinct.sort(key=lambda card: -values[card.code])
-    wilds = [card for card in distinct for _ in range(cards[card])]
     if not rules.options.wild_in_place_natural:
-        return [tuple(wilds[:count]) for count in range(len(wilds) + 1)]
-    picks = itertools.product(*(range(cards[card] + 1) for card in distinct))
-    return [tuple(card for card, pick in zip(distinct, counts, strict=True) for _ in range(pick)) for counts in picks]
+        wilds: tuple[Card, ...] = ()
+        for card in distinct:
+            wilds += (card,) * cards[card]
+        return [wilds[:count] for count in range(len(wilds) + 1)]
+    return _multisets(distinct, cards)
+
+
+def _multisets(distinct: list[Card], cards: Mapping[Card, int]) -> list[tuple[Card, ...]]:
+    """Every group of the cards held (up to `cards[card]` of each), in the order of
+    itertools.product over how many of each, the empty group first."""
+    groups: list[tuple[Card, ...]] = [()]
+    for card in distinct:
+        groups = [group + (card,) * count for group in groups for count in range(cards[card] + 1)]
+    return groups
 
 
 def _layoff_candidates(
@@ -1438,9 +1560,15 @@ def _layoff_candidates(
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
     wild = _wild_codes(info)
-    wild_groups = _wild_groups(cards, rules, wild, values)
-    naturals = {card: count for card, count in cards.items() if not wild[card.code]}
-    if not meld.is_open:
+    naturals: dict[Card, int] = {}
+    wilds: list[Card] = []
+    for card, count in cards.items():
+        if not wild[card.code]:
+            naturals[card] = count
+        elif count:
+            wilds.append(card)
+    wild_groups = _wild_groups(wilds, cards, rules, values)
+    if not meld.others:
         return _reading_candidates(meld, naturals, rules, wild_groups)
     groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
     for reading in meld.readings:
@@ -1455,60 +1583,71 @@ def _reading_candidates(
         return _run_candidates(meld, naturals_in_hand, rules, wild_groups)
     rank = meld.read_as[0].rank
     mates = [card for card in naturals_in_hand if card.rank == rank]
-    groups: list[tuple[Card, ...]] = []
-    for picks in itertools.product(*(range(naturals_in_hand[card] + 1) for card in mates)):
-        naturals = tuple(card for card, pick in zip(mates, picks, strict=True) for _ in range(pick))
-        groups.extend(naturals + extra for extra in wild_groups if naturals or extra)
-    return groups
+    if not mates:
+        return wild_groups[1:]  # the first group is the empty one: no lay-off
+    groups = [naturals + extra for naturals in _multisets(mates, naturals_in_hand) for extra in wild_groups]
+    return groups[1:]
 
 
 def _run_candidates(
     meld: TableMeld, naturals: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
 ) -> list[tuple[Card, ...]]:
-    """Extensions of a run outward from its ends: at each place the natural card itself, or a wild."""
+    """Extensions of a run outward from its ends: at each place the natural card itself, or a wild;
+    for each way below the run (see _outward), each way above it that the wilds left can fill."""
     suit = meld.read_as[0].suit
     assert suit is not None
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
     low, high = meld.positions[0], meld.positions[-1]
     row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
-    below = row[lowest - 1 : low - 1][::-1]
-    above = row[high:highest]
-    by_size: list[list[tuple[Card, ...]]] = []  # the wild groups by their number of cards, in order
-    for group in wild_groups:
-        while len(by_size) <= len(group):
-            by_size.append([])
-        by_size[len(group)].append(group)
+    below, above = row[lowest - 1 : low - 1][::-1], row[high:highest]
+    by_size = _by_size(wild_groups)
     most_wilds = len(by_size) - 1
     held = {card.code for card, count in naturals.items() if count > 0}
-    highs: dict[int, list[tuple[tuple[Card, ...], int]]] = {}  # the ways above, per wilds left for them
-    groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
-    for low_naturals, low_wilds in _outward(below, held, most_wilds):
+    if not held:  # wilds alone: one group of each size the places beyond the ends can take
+        return [group for size in range(1, min(most_wilds, len(below) + len(above)) + 1) for group in by_size[size]]
+    highs = _outward(above, held, most_wilds)
+    full_highs = [way for way in highs if len(way[0]) + way[1] == len(above)]
+    groups: list[tuple[Card, ...]] = []
+    for low_naturals, low_wilds, ends_natural in _outward(below, held, most_wilds):
         budget = most_wilds - low_wilds
-        if budget not in highs:
-            highs[budget] = _outward(above, held, budget)
-        for high_naturals, high_wilds in highs[budget]:
-            for extra in by_size[low_wilds + high_wilds]:
-                groups[low_naturals + high_naturals + extra] = None
-    groups.pop((), None)
-    return list(groups)
+        # A way below ending in a wild came after the same way with that wild moved above the run,
+        # which made the same groups unless the way above already fills every place there.
+        for high_naturals, high_wilds, _ in highs if ends_natural else full_highs:
+            if high_wilds <= budget:
+                for extra in by_size[low_wilds + high_wilds]:
+                    groups.append(low_naturals + high_naturals + extra)
+    if lowest == 1 and highest == 14:  # an ace may stand beyond either end: the same groups twice
+        groups = list(dict.fromkeys(groups))
+    return groups[1:]  # the first is the empty group: no lay-off
 
 
-def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple[tuple[Card, ...], int]]:
-    """Every way to fill the first n places beyond a run's end: (naturals used, wilds used). `held`:
+def _by_size(wild_groups: list[tuple[Card, ...]]) -> list[list[tuple[Card, ...]]]:
+    """The wild groups by their number of cards, in order."""
+    if len(wild_groups[-1]) == len(wild_groups) - 1:  # one group of each size, smallest first
+        return [[group] for group in wild_groups]
+    by_size: list[list[tuple[Card, ...]]] = [[] for _ in range(max(map(len, wild_groups)) + 1)]
+    for group in wild_groups:
+        by_size[len(group)].append(group)
+    return by_size
+
+
+def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple[tuple[Card, ...], int, bool]]:
+    """Every way to fill the first n places beyond a run's end, fewest places first: (the naturals
+    used, the wilds used, whether the last place filled holds a natural, or none is filled). `held`:
     the codes of the naturals in hand. The places hold distinct cards, so each is used at most once."""
-    ways: list[tuple[tuple[Card, ...], int]] = [((), 0)]
-    frontier = list(ways)
+    ways: list[tuple[tuple[Card, ...], int, bool]] = [((), 0, True)]
+    frontier = ways[:]
     for card in places:
-        grown: list[tuple[tuple[Card, ...], int]] = []
+        grown: list[tuple[tuple[Card, ...], int, bool]] = []
         in_hand = card.code in held
-        for naturals, used_wilds in frontier:
+        for naturals, used_wilds, _ in frontier:
             if in_hand:
-                grown.append(((*naturals, card), used_wilds))
+                grown.append(((*naturals, card), used_wilds, True))
             if used_wilds < wild_budget:
-                grown.append((naturals, used_wilds + 1))
+                grown.append((naturals, used_wilds + 1, False))
         if not grown:
             break
-        ways.extend(grown)
+        ways += grown
         frontier = grown
     return ways
 
