@@ -1175,12 +1175,15 @@ def score_with_layoffs(
     held = Counter(hand)
     layoffs: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     after = tuple(declarer)
+    arrangement: Arrangement | None = None
     if rules.options.lay_offs and declarer:
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
         _, _, _, layoffs, counts = search.best()
         after = search.after(layoffs)
         held = search.kept(counts)
-    arrangement = arrange(list(held.elements()), rules, info, values)
+        arrangement = search.arrangement(counts)
+    if arrangement is None:
+        arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
     placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
     return LayoffScore(scored, layoffs, after, placed)
@@ -1215,7 +1218,7 @@ class _LayoffSearch:
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
-                [self.keys[index].code for index in self.natural_at],
+                [self.keys[index] for index in self.natural_at],
                 [_BITS * index for index in self.natural_at],
                 self.start,
                 _BITS,
@@ -1299,6 +1302,14 @@ class _LayoffSearch:
         """The least penalty (no multiplier) of the cards kept."""
         known = self.costs.get(counts)
         return known if known is not None else self._score(counts)[0]
+
+    def arrangement(self, counts: int) -> Arrangement | None:
+        """The arrangement of the cards counted, read from the solver's parts of the hand where it
+        is sure to be what `arrange` gives them (see SubHands.arrangement); None where not."""
+        if self.sub_hands is None:
+            return None
+        wilds = [self.keys[at] for at in self.wild_at for _ in range(counts >> _BITS * at & _FIELD)]
+        return self.sub_hands.arrangement(counts, wilds)
 
     def floors(self, counts: int) -> list[int]:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted

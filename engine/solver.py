@@ -549,16 +549,13 @@ def _solve(
     Naturals are counted by card code; `values` gives each code's points. `out_only`: only ways
     that meld every card are looked for; the answer is exact where it is 0.
     """
-    wild_values = sorted(wilds, key=lambda card: values[card.code], reverse=True) if len(wilds) > 1 else list(wilds)
+    wild_values = _dearest_first(wilds, values)
     wild_count = len(wilds)
     top_wild = values[wild_values[0].code] if wilds else 0
-    size = wild_count + 1
     # The search takes each component's cards suit by suit, ranks ascending (aces first).
     distinct = sorted(naturals, key=_SUIT_FIRST.__getitem__)
     codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
     parts: list[tuple[_Component, int, list[Card]]] = []
-    vectors = []
-    melds_out: list[Callable[[int], bool]] = []  # out_only: the components' answers, read as needed
     loners: list[int] = []
     for group in _components(codes, wild_count, settings):
         if len(group) == 1 and naturals[distinct[group[0]]] == 1:
@@ -573,12 +570,32 @@ def _solve(
             top_wild,
         )
         state = _pack([naturals[code] for code in group_codes])
+        parts.append((component, state, [card_of[code] for code in group_codes]))
+    return _combine(parts, loners, card_of, wild_values, values, settings, all_wild, out_only)
+
+
+def _combine(
+    parts: list[tuple[_Component, int, list[Card]]],
+    loners: list[int],
+    card_of: dict[int, Card],
+    wild_values: list[Card],
+    values: Sequence[int],
+    settings: Settings,
+    all_wild: bool,
+    out_only: bool = False,
+) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
+    """_solve's answer from its parts: each component with the state of its cards and the cards
+    by the component's indexes, the lone naturals' codes, and the wild cards dearest first."""
+    wild_count = len(wild_values)
+    size = wild_count + 1
+    vectors = []
+    melds_out: list[Callable[[int], bool]] = []  # out_only: the components' answers, read as needed
+    for component, state, _ in parts:
         if out_only:
             melds_out.append(functools.partial(component.melds_out, state))
         else:
             vectors.append(component.solve(state)[0])
-        parts.append((component, state, [card_of[code] for code in group_codes]))
-    loners.sort(key=values.__getitem__, reverse=True)
+    loners = sorted(loners, key=values.__getitem__, reverse=True)
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
         unmelded = [card_of[code] for code in loners]
@@ -628,6 +645,11 @@ def _solve(
         melds.append(tuple(wild_pool[: extra_shares[0]]))
     unmelded.extend(wild_values[melded_wilds:])
     return best_cost, melds, unmelded
+
+
+def _dearest_first(wilds: list[Card], values: Sequence[int]) -> list[Card]:
+    """The wild cards, dearest first (ties in the order given)."""
+    return sorted(wilds, key=lambda card: values[card.code], reverse=True) if len(wilds) > 1 else list(wilds)
 
 
 def _costs_nothing(vector: list[int], wilds: int) -> bool:
@@ -689,7 +711,7 @@ class SubHands:
 
     def __init__(
         self,
-        naturals: Sequence[int],
+        cards: Sequence[Card],
         shifts: Sequence[int],
         packed: int,
         width: int,
@@ -697,17 +719,21 @@ class SubHands:
         rules: RuleSet,
         values: Sequence[int],
     ):
-        """`naturals`: the distinct natural codes of the hand, and `shifts` where each one's count
+        """`cards`: the distinct natural cards of the hand, and `shifts` where each one's count
         sits in the packed counts; `packed`: the whole hand's counts; `wild_values`: the points of
         each of its wilds."""
-        settings = _settings(rules)
+        settings = self.settings = _settings(rules)
+        self.values = values
+        self.card_of = {card.code: card for card in cards}
+        naturals = [card.code for card in cards]
         self.wild_values = sorted(wild_values, reverse=True)
         self.wild_count = wild_count = len(self.wild_values)
         top_wild = self.wild_values[0] if wild_count else 0
         # suffix[r]: the points of the wilds from the r-th dearest on
         self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
         self.limit = settings.limit
-        self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
+        self.all_wild_melds = rules.options.wild_limit is WildLimit.NONE
+        self.all_wild = self.all_wild_melds and wild_count >= 3
         field = (1 << width) - 1
         self.naturals_mask = sum(field << shift for shift in shifts)
         order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
@@ -716,10 +742,14 @@ class SubHands:
         # alone, with where its count sits and its points.
         self.parts: list[tuple[_Component, list[int]]] = []
         self.loners: list[tuple[int, int]] = []
+        # Every part in the solver's order: its cards' codes, where their counts sit, its component.
+        self.groups: list[tuple[list[int], list[int], _Component | None]] = []
         for group in _components(codes, wild_count, settings):
             where = [shifts[order[index]] for index in group]
+            group_codes = [naturals[order[index]] for index in group]
             if len(group) == 1 and packed >> where[0] & field == 1:
                 self.loners.append((where[0], values[naturals[order[group[0]]]]))
+                self.groups.append((group_codes, where, None))
                 continue
             component = _component(
                 tuple(codes[index] for index in group),
@@ -729,8 +759,44 @@ class SubHands:
                 top_wild,
             )
             self.parts.append((component, where))
+            self.groups.append((group_codes, where, component))
         self.field = field
         self.memo: dict[int, tuple[list[int], int]] = {}
+
+    def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement | None:
+        """What `arrange` gives the naturals counted in `packed` with `wilds`, read from these
+        parts where that is sure to be the same: every wild card of the hand kept, and the
+        naturals kept falling into the same components in the same order (none joined, split or
+        left as a lone card) as `arrange` finds them. None where not: ask `arrange`.
+
+        The same components answer alike: a card a component lacks is one it holds none of, and
+        the runs and sets left to try come in the same order."""
+        if len(wilds) != self.wild_count:
+            return None
+        field = self.field
+        parts: list[tuple[_Component, int, list[Card]]] = []
+        loners: list[int] = []
+        kept: list[list[int]] = []  # the codes each part keeps, in the parts' order
+        for group, where, component in self.groups:
+            counts = [packed >> shift & field for shift in where]
+            here = [code for code, count in zip(group, counts, strict=True) if count]
+            if not here:
+                continue
+            kept.append(here)
+            if component is None:
+                loners.append(here[0])
+            elif len(here) == 1 and sum(counts) == 1:
+                return None  # a lone card now, which `arrange` scores as one
+            else:
+                parts.append((component, _pack(counts), [self.card_of[code] for code in group]))
+        distinct = sorted([code for here in kept for code in here], key=_SUIT_FIRST.__getitem__)
+        places: list[_Code] = [(code & 3, code >> 2) for code in distinct]
+        groups = _components(places, self.wild_count, self.settings)
+        if [[distinct[index] for index in group] for group in groups] != kept:
+            return None
+        wild_values = _dearest_first(wilds, self.values)
+        found = _combine(parts, loners, self.card_of, wild_values, self.values, self.settings, self.all_wild_melds)
+        return _arrangement(*found)
 
     def score(self, packed: int, wilds_gone: int) -> tuple[int, list[int]]:
         """With the naturals counted in `packed` and all but the `wilds_gone` dearest wild cards:
@@ -928,7 +994,10 @@ def arrange(
         if best is None or found[0] < best[0]:
             best = found
     assert best is not None
-    penalty, melds, unmelded = best
+    return _arrangement(*best)
+
+
+def _arrangement(penalty: int, melds: list[tuple[Card, ...]], unmelded: list[Card]) -> Arrangement:
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 
 
