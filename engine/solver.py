@@ -423,55 +423,60 @@ def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
     """Group distinct naturals that could share a meld (same rank, or same suit within reach).
 
-    `codes` come suit by suit, ranks ascending (aces first), so linking each card to the last
-    card before it of its rank, and of its suit by place, connects the same groups as linking
-    every pair that could share a meld."""
+    `codes` come suit by suit, ranks ascending (aces first), so joining each card to the last
+    card before it of its rank, and of its suit by place, connects the same groups as joining
+    every pair that could share a meld. Groups come by their first card, cards in order."""
     reach = wild_count + 1
     ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
-    count = len(codes)
-    links = [0] * count  # a bit mask of the cards each card is linked to
-    last_of_rank: dict[int, int] = {}
+    aces_high, aces_low = ACE_HIGH in ace_places, ACE_LOW in ace_places
+    group_of = list(range(len(codes)))  # per card, an earlier card of its group (itself for the first)
+    last_of_rank = [-1] * (ACE_HIGH + 1)
     last_suit = high_ace = last_index = -1
     last_place = -MAX_RUN  # the place and card last seen in the current suit
     for index, (suit, rank) in enumerate(codes):
-        mate = last_of_rank.get(rank, -1)
+        mate = last_of_rank[rank]
         last_of_rank[rank] = index
         if mate >= 0:
-            links[mate] |= 1 << index
-            links[index] |= 1 << mate
+            _join(group_of, mate, index)
         if suit != last_suit:
-            _link_high_ace(links, high_ace, last_index, last_place, reach)
+            _link_high_ace(group_of, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
         if rank == ACE:
-            high_ace = index if ACE_HIGH in ace_places else -1
-            if ACE_LOW in ace_places:
+            high_ace = index if aces_high else -1
+            if aces_low:
                 last_index, last_place = index, ACE_LOW
             continue
         if rank - last_place <= reach:
-            links[last_index] |= 1 << index
-            links[index] |= 1 << last_index
+            _join(group_of, last_index, index)
         last_index, last_place = index, rank
-    _link_high_ace(links, high_ace, last_index, last_place, reach)
-    groups = []
-    unseen = (1 << count) - 1
-    while unseen:
-        frontier = unseen & -unseen
-        group_mask = 0
-        while frontier:
-            group_mask |= frontier
-            bit = frontier & -frontier
-            frontier ^= bit
-            frontier |= links[bit.bit_length() - 1] & ~group_mask
-        unseen &= ~group_mask
-        groups.append([index for index in range(count) if group_mask >> index & 1])
-    return groups
+    _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+    groups: dict[int, list[int]] = {}
+    for index, earlier in enumerate(group_of):
+        first = group_of[earlier]  # the earlier card already points at its group's first card
+        group_of[index] = first
+        if first == index:
+            groups[index] = [index]
+        else:
+            groups[first].append(index)
+    return list(groups.values())
 
 
-def _link_high_ace(links: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
-    """Link a suit's ace, as the place above the king, to the suit's highest card if in reach."""
+def _join(group_of: list[int], one: int, two: int) -> None:
+    """Put two cards' groups together, under the earlier of their first cards."""
+    while group_of[one] != one:
+        one = group_of[one]
+    while group_of[two] != two:
+        two = group_of[two]
+    if one < two:
+        group_of[two] = one
+    elif two < one:
+        group_of[one] = two
+
+
+def _link_high_ace(group_of: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
+    """Join a suit's ace, as the place above the king, to the suit's highest card if in reach."""
     if ace >= 0 and last_index >= 0 and ACE_HIGH - last_place <= reach:
-        links[ace] |= 1 << last_index
-        links[last_index] |= 1 << ace
+        _join(group_of, ace, last_index)
 
 
 # Solved components, shared across hands: a table sees the same small groups again and again.
