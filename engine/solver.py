@@ -144,7 +144,7 @@ class _Component:
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
         self.table = table = _POSITIONS[aces]
         by_rank: dict[int, list[int]] = {}
-        self.at: dict[int, int] = {}  # by suit * 16 + place, the natural that may take that place in a run
+        self.at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
         at = self.at
         self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
         for index, (suit, rank) in enumerate(codes):
@@ -332,11 +332,15 @@ class _Component:
         """Runs in which `first` is the natural at one end, extended away from it."""
         at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
         occupied = self.occupied[suit]
-        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        # A run found here ends on a natural, so the walk stops past the suit's last natural: the
+        # last place it tries, counted as places past `start` (`start` itself is never tried).
         if step == 1:
-            nearest, farthest = start + 1, min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+            last = min(occupied.bit_length() - 1, start + MAX_RUN - 1) - start
         else:
-            nearest, farthest = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1), start - 1
+            last = start - max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
+        if last < 1:
+            return
+        row = suit * 16
         layout = [first]
         used = [first]
         record = self._recorder(first, suit, start, step, layout, used, shapes)
@@ -346,16 +350,15 @@ class _Component:
         pending = [(start + step, 0, 1, first, 0, 0)]
         while pending:
             position, gaps, naturals, before, needed, wild_places = pending.pop()
-            if not nearest <= position <= farthest:
-                continue
             del layout[gaps + naturals - 1 :]
             layout.append(before)
             del used[naturals:]
             if before >= 0:
                 used[-1] = before
-            index = at.get(suit * 16 + position, -1)
+            index = at[row + position]
+            further = (position - start) * step < last  # whether the walk may go past this place
             spare = wild_count - gaps  # wilds left, this one included
-            if spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+            if further and spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
                 # Stacked first, so tried after every run through the natural here.
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
                 pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
@@ -364,7 +367,8 @@ class _Component:
                 used.append(index)
                 needed |= 1 << 2 * index
                 record(position, gaps, needed, wild_places)
-                pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
+                if further:
+                    pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
 
     def _recorder(
         self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
@@ -373,39 +377,37 @@ class _Component:
         ending at a natural, with as many extra wilds at the ends as fit."""
         run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
         prunes = self.prunes
-        # Room for extra wilds past each end of the run (one at most under the side-by-side rule).
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
+        # the room past `start` is the same for every run of the walk.
         room_cap = 1 if self.no_adjacent else MAX_RUN
+        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
         first_bit = 1 << 2 * first
 
         def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
             span = len(layout)
-            low, high = (start, end) if step == 1 else (end, start)
-            room_below, room_above = low - run_lowest, run_highest - high
-            if room_below > room_cap:
-                room_below = room_cap
-            if room_above > room_cap:
-                room_above = room_cap
-            most_extra = room_below + room_above
+            room_past_end = end - run_lowest if step == -1 else run_highest - end
+            if room_past_end > room_cap:
+                room_past_end = room_cap
+            most_extra = room_past_start + room_past_end
             if most_extra > MAX_RUN - span:
                 most_extra = MAX_RUN - span
             fewest_extra = 3 - span if span < 3 else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
                 return
-            with_room = shapes.get(key := (needed, wild_places if prunes else 0, 0))
-            if with_room is None:
-                with_room = shapes[key] = []
-            full = shapes.get(key := (needed, 0, wild_places))
-            if full is None:
-                full = shapes[key] = []
+            with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
+            full = shapes.setdefault((needed, 0, wild_places), [])
             most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
             most_added = most_wilds - gaps  # extra wilds the run may also hold
             if most_added > most_extra:
                 most_added = most_extra
             if fewest_extra > most_added:
                 return
-            ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
-            frozen_used = tuple(used)
             delta = needed | first_bit
+            frozen_used = tuple(used)
+            if step == 1:
+                ordered, low, room_below, room_above = tuple(layout), start, room_past_start, room_past_end
+            else:
+                ordered, low, room_below, room_above = tuple(layout[::-1]), end, room_past_end, room_past_start
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
                 group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
