@@ -106,6 +106,7 @@ _Code = tuple[int, int]
 _Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int, int]
 # Run shapes by (naturals needed, naturals displaced, naturals displaced if they score no less than a wild).
 _Shapes = dict[tuple[int, int, int], list[_Meld]]
+_GAP = (-1,)  # a wild in a run's layout
 _LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
@@ -341,40 +342,35 @@ class _Component:
         if last < 1:
             return
         row = suit * 16
-        layout = [first]
-        used = [first]
-        record = self._recorder(first, suit, start, step, layout, used, shapes)
-        # Places still to try, latest first: the place, the wilds and naturals laid up to it, the
-        # card laid just before it (-1 for a wild), the naturals needed and the places wilds took.
+        record = self._recorder(first, suit, start, step, shapes)
+        # Places still to try, latest first: the place, the wilds laid up to it, whether the card
+        # laid just before it is a wild, the run laid up to it in the order laid (-1 for a wild),
+        # the naturals used in the order laid, the naturals needed and the places wilds took.
         # Depth first, the natural at a place before a wild there: the order the melds are tried in.
-        pending = [(start + step, 0, 1, first, 0, 0)]
+        alone: tuple[int, ...] = (first,)
+        pending = [(start + step, 0, False, alone, alone, 0, 0)]
         while pending:
-            position, gaps, naturals, before, needed, wild_places = pending.pop()
-            del layout[gaps + naturals - 1 :]
-            layout.append(before)
-            del used[naturals:]
-            if before >= 0:
-                used[-1] = before
+            position, gaps, after_wild, layout, used, needed, wild_places = pending.pop()
             index = at[row + position]
             further = (position - start) * step < last  # whether the walk may go past this place
             spare = wild_count - gaps  # wilds left, this one included
-            if further and spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+            if further and spare and not (no_adjacent and after_wild) and _any_near(occupied, position, step, spare):
                 # Stacked first, so tried after every run through the natural here.
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
-                pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
+                pending.append((position + step, gaps + 1, True, layout + _GAP, used, needed, taken))
             if index >= 0 and index != first:
-                layout.append(index)
-                used.append(index)
+                layout += (index,)
+                used += (index,)
                 needed |= 1 << 2 * index
-                record(position, gaps, needed, wild_places)
+                record(position, gaps, needed, wild_places, layout, used)
                 if further:
-                    pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
+                    pending.append((position + step, gaps, False, layout, used, needed, wild_places))
 
     def _recorder(
-        self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
-    ) -> Callable[[int, int, int, int], None]:
-        """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
-        ending at a natural, with as many extra wilds at the ends as fit."""
+        self, first: int, suit: int, start: int, step: int, shapes: _Shapes
+    ) -> Callable[[int, int, int, int, tuple[int, ...], tuple[int, ...]], None]:
+        """What records the runs a walk from `start` has found, ending at a natural (`layout` and
+        `used` in the order laid), with as many extra wilds at the ends as fit."""
         run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
         prunes = self.prunes
         # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
@@ -383,7 +379,9 @@ class _Component:
         room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
         first_bit = 1 << 2 * first
 
-        def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
+        def record(
+            end: int, gaps: int, needed: int, wild_places: int, layout: tuple[int, ...], used: tuple[int, ...]
+        ) -> None:
             span = len(layout)
             room_past_end = end - run_lowest if step == -1 else run_highest - end
             if room_past_end > room_cap:
@@ -403,14 +401,13 @@ class _Component:
             if fewest_extra > most_added:
                 return
             delta = needed | first_bit
-            frozen_used = tuple(used)
             if step == 1:
-                ordered, low, room_below, room_above = tuple(layout), start, room_past_start, room_past_end
+                low, room_below, room_above = start, room_past_start, room_past_end
             else:
-                ordered, low, room_below, room_above = tuple(layout[::-1]), end, room_past_end, room_past_start
+                layout, low, room_below, room_above = layout[::-1], end, room_past_end, room_past_start
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
-                group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
+                group.append((used, gaps + extra, suit, layout, low, room_below, room_above, delta))
 
         return record
 
