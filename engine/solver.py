@@ -110,13 +110,6 @@ _GAP = (-1,)  # a wild in a run's layout
 _LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
-def _pack(counts: Sequence[int]) -> int:
-    state = 0
-    for index, count in enumerate(counts):
-        state |= count << 2 * index
-    return state
-
-
 # Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
 # a card and its later rank mates (which alone decide them, as rank mates differ in suit).
 _SETS: dict[tuple[int, bool, bool], dict[int, tuple[_Meld, ...]]] = {}
@@ -568,20 +561,21 @@ def _solve(
         if len(group) == 1 and naturals[distinct[group[0]]] == 1:
             loners.append(distinct[group[0]])
             continue
-        group_codes = [distinct[i] for i in group]
-        component = _component(
-            tuple([codes[i] for i in group]),
-            tuple([values[code] for code in group_codes]),
-            wild_count,
-            settings,
-            top_wild,
-        )
-        state = _pack([naturals[code] for code in group_codes])
+        group_codes, group_values, cards = [], [], []
+        state = shift = 0
+        for index in group:  # one pass: lists built with a comprehension each cost more here
+            code = distinct[index]
+            group_codes.append(codes[index])
+            group_values.append(values[code])
+            cards.append(card_of[code])
+            state |= naturals[code] << shift
+            shift += 2
+        component = _component(tuple(group_codes), tuple(group_values), wild_count, settings, top_wild)
         if out_only:
             melds_out.append(functools.partial(component.melds_out, state))
         else:
             vectors.append(component.solve(state)[0])
-        parts.append((component, state, [card_of[code] for code in group_codes]))
+        parts.append((component, state, cards))
     loners.sort(key=values.__getitem__, reverse=True)
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
