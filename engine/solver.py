@@ -386,7 +386,7 @@ class _Component:
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
                 return
             with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
-            full = shapes.setdefault((needed, 0, wild_places), [])
+            full = shapes.setdefault((needed, 0, wild_places), []) if wild_places else with_room  # same key
             most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
             most_added = most_wilds - gaps  # extra wilds the run may also hold
             if most_added > most_extra:
