@@ -824,14 +824,14 @@ def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, .
     """The meld's cards in reading order: runs ascending, with wilds in their places."""
     used, _, suit, layout, _, _, room_above, _ = meld
     if suit < 0:
-        return tuple(cards[index] for index in used) + tuple(wilds)
+        return tuple([cards[index] for index in used] + wilds)
     in_gaps = layout.count(-1)
     extra = len(wilds) - in_gaps
-    above = min(extra, room_above)
-    pool = iter(wilds)
-    laid = [next(pool) for _ in range(extra - above)]
-    laid += [cards[index] if index >= 0 else next(pool) for index in layout]
-    laid += [next(pool) for _ in range(above)]
+    below = extra - min(extra, room_above)  # the wilds past the low end; the ones past the high end come last
+    gap_wilds = iter(wilds[below : below + in_gaps])
+    laid = wilds[:below]
+    laid += [cards[index] if index >= 0 else next(gap_wilds) for index in layout]
+    laid += wilds[below + in_gaps :]
     return tuple(laid)
 
 
