@@ -106,10 +106,12 @@ _Code = tuple[int, int]
 _Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int, int]
 # Run shapes by (naturals needed, naturals displaced, naturals displaced if they score no less than a wild).
 _Shapes = dict[tuple[int, int, int], list[_Meld]]
+_GAP = (-1,)  # a wild in a run's layout
 _LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
 
 
 def _pack(counts: Sequence[int]) -> int:
+    """A component's state: each card's count in two bits, the first card lowest."""
     state = 0
     for index, count in enumerate(counts):
         state |= count << 2 * index
@@ -144,7 +146,7 @@ class _Component:
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
         self.table = table = _POSITIONS[aces]
         by_rank: dict[int, list[int]] = {}
-        self.at: dict[int, int] = {}  # by suit * 16 + place, the natural that may take that place in a run
+        self.at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
         at = self.at
         self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
         for index, (suit, rank) in enumerate(codes):
@@ -332,83 +334,81 @@ class _Component:
         """Runs in which `first` is the natural at one end, extended away from it."""
         at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
         occupied = self.occupied[suit]
-        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        # A run found here ends on a natural, so the walk stops past the suit's last natural: the
+        # last place it tries, counted as places past `start` (`start` itself is never tried).
         if step == 1:
-            nearest, farthest = start + 1, min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+            last = min(occupied.bit_length() - 1, start + MAX_RUN - 1) - start
         else:
-            nearest, farthest = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1), start - 1
-        layout = [first]
-        used = [first]
-        record = self._recorder(first, suit, start, step, layout, used, shapes)
-        # Places still to try, latest first: the place, the wilds and naturals laid up to it, the
-        # card laid just before it (-1 for a wild), the naturals needed and the places wilds took.
+            last = start - max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
+        if last < 1:
+            return
+        row = suit * 16
+        record = self._recorder(first, suit, start, step, shapes)
+        # Places still to try, latest first: the place, the wilds laid up to it, whether the card
+        # laid just before it is a wild, the run laid up to it in the order laid (-1 for a wild),
+        # the naturals used in the order laid, the naturals needed and the places wilds took.
         # Depth first, the natural at a place before a wild there: the order the melds are tried in.
-        pending = [(start + step, 0, 1, first, 0, 0)]
+        alone: tuple[int, ...] = (first,)
+        pending = [(start + step, 0, False, alone, alone, 0, 0)]
         while pending:
-            position, gaps, naturals, before, needed, wild_places = pending.pop()
-            if not nearest <= position <= farthest:
-                continue
-            del layout[gaps + naturals - 1 :]
-            layout.append(before)
-            del used[naturals:]
-            if before >= 0:
-                used[-1] = before
-            index = at.get(suit * 16 + position, -1)
+            position, gaps, after_wild, layout, used, needed, wild_places = pending.pop()
+            index = at[row + position]
+            further = (position - start) * step < last  # whether the walk may go past this place
             spare = wild_count - gaps  # wilds left, this one included
-            if spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+            if further and spare and not (no_adjacent and after_wild) and _any_near(occupied, position, step, spare):
                 # Stacked first, so tried after every run through the natural here.
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
-                pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
+                pending.append((position + step, gaps + 1, True, layout + _GAP, used, needed, taken))
             if index >= 0 and index != first:
-                layout.append(index)
-                used.append(index)
+                layout += (index,)
+                used += (index,)
                 needed |= 1 << 2 * index
-                record(position, gaps, needed, wild_places)
-                pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
+                record(position, gaps, needed, wild_places, layout, used)
+                if further:
+                    pending.append((position + step, gaps, False, layout, used, needed, wild_places))
 
     def _recorder(
-        self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
-    ) -> Callable[[int, int, int, int], None]:
-        """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
-        ending at a natural, with as many extra wilds at the ends as fit."""
+        self, first: int, suit: int, start: int, step: int, shapes: _Shapes
+    ) -> Callable[[int, int, int, int, tuple[int, ...], tuple[int, ...]], None]:
+        """What records the runs a walk from `start` has found, ending at a natural (`layout` and
+        `used` in the order laid), with as many extra wilds at the ends as fit."""
         run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
         prunes = self.prunes
-        # Room for extra wilds past each end of the run (one at most under the side-by-side rule).
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
+        # the room past `start` is the same for every run of the walk.
         room_cap = 1 if self.no_adjacent else MAX_RUN
+        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
         first_bit = 1 << 2 * first
 
-        def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
+        def record(
+            end: int, gaps: int, needed: int, wild_places: int, layout: tuple[int, ...], used: tuple[int, ...]
+        ) -> None:
             span = len(layout)
-            low, high = (start, end) if step == 1 else (end, start)
-            room_below, room_above = low - run_lowest, run_highest - high
-            if room_below > room_cap:
-                room_below = room_cap
-            if room_above > room_cap:
-                room_above = room_cap
-            most_extra = room_below + room_above
+            room_past_end = end - run_lowest if step == -1 else run_highest - end
+            if room_past_end > room_cap:
+                room_past_end = room_cap
+            most_extra = room_past_start + room_past_end
             if most_extra > MAX_RUN - span:
                 most_extra = MAX_RUN - span
             fewest_extra = 3 - span if span < 3 else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
                 return
-            with_room = shapes.get(key := (needed, wild_places if prunes else 0, 0))
-            if with_room is None:
-                with_room = shapes[key] = []
-            full = shapes.get(key := (needed, 0, wild_places))
-            if full is None:
-                full = shapes[key] = []
+            with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
+            full = shapes.setdefault((needed, 0, wild_places), []) if wild_places else with_room  # same key
             most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
             most_added = most_wilds - gaps  # extra wilds the run may also hold
             if most_added > most_extra:
                 most_added = most_extra
             if fewest_extra > most_added:
                 return
-            ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
-            frozen_used = tuple(used)
             delta = needed | first_bit
+            if step == 1:
+                low, room_below, room_above = start, room_past_start, room_past_end
+            else:
+                layout, low, room_below, room_above = layout[::-1], end, room_past_end, room_past_start
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
-                group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
+                group.append((used, gaps + extra, suit, layout, low, room_below, room_above, delta))
 
         return record
 
@@ -423,55 +423,60 @@ def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
 def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
     """Group distinct naturals that could share a meld (same rank, or same suit within reach).
 
-    `codes` come suit by suit, ranks ascending (aces first), so linking each card to the last
-    card before it of its rank, and of its suit by place, connects the same groups as linking
-    every pair that could share a meld."""
+    `codes` come suit by suit, ranks ascending (aces first), so joining each card to the last
+    card before it of its rank, and of its suit by place, connects the same groups as joining
+    every pair that could share a meld. Groups come by their first card, cards in order."""
     reach = wild_count + 1
     ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
-    count = len(codes)
-    links = [0] * count  # a bit mask of the cards each card is linked to
-    last_of_rank: dict[int, int] = {}
+    aces_high, aces_low = ACE_HIGH in ace_places, ACE_LOW in ace_places
+    group_of = list(range(len(codes)))  # per card, an earlier card of its group (itself for the first)
+    last_of_rank = [-1] * (ACE_HIGH + 1)
     last_suit = high_ace = last_index = -1
     last_place = -MAX_RUN  # the place and card last seen in the current suit
     for index, (suit, rank) in enumerate(codes):
-        mate = last_of_rank.get(rank, -1)
+        mate = last_of_rank[rank]
         last_of_rank[rank] = index
         if mate >= 0:
-            links[mate] |= 1 << index
-            links[index] |= 1 << mate
+            _join(group_of, mate, index)
         if suit != last_suit:
-            _link_high_ace(links, high_ace, last_index, last_place, reach)
+            _link_high_ace(group_of, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
         if rank == ACE:
-            high_ace = index if ACE_HIGH in ace_places else -1
-            if ACE_LOW in ace_places:
+            high_ace = index if aces_high else -1
+            if aces_low:
                 last_index, last_place = index, ACE_LOW
             continue
         if rank - last_place <= reach:
-            links[last_index] |= 1 << index
-            links[index] |= 1 << last_index
+            _join(group_of, last_index, index)
         last_index, last_place = index, rank
-    _link_high_ace(links, high_ace, last_index, last_place, reach)
-    groups = []
-    unseen = (1 << count) - 1
-    while unseen:
-        frontier = unseen & -unseen
-        group_mask = 0
-        while frontier:
-            group_mask |= frontier
-            bit = frontier & -frontier
-            frontier ^= bit
-            frontier |= links[bit.bit_length() - 1] & ~group_mask
-        unseen &= ~group_mask
-        groups.append([index for index in range(count) if group_mask >> index & 1])
-    return groups
+    _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+    groups: dict[int, list[int]] = {}
+    for index, earlier in enumerate(group_of):
+        first = group_of[earlier]  # the earlier card already points at its group's first card
+        group_of[index] = first
+        if first == index:
+            groups[index] = [index]
+        else:
+            groups[first].append(index)
+    return list(groups.values())
 
 
-def _link_high_ace(links: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
-    """Link a suit's ace, as the place above the king, to the suit's highest card if in reach."""
+def _join(group_of: list[int], one: int, two: int) -> None:
+    """Put two cards' groups together, under the earlier of their first cards."""
+    while group_of[one] != one:
+        one = group_of[one]
+    while group_of[two] != two:
+        two = group_of[two]
+    if one < two:
+        group_of[two] = one
+    elif two < one:
+        group_of[one] = two
+
+
+def _link_high_ace(group_of: list[int], ace: int, last_index: int, last_place: int, reach: int) -> None:
+    """Join a suit's ace, as the place above the king, to the suit's highest card if in reach."""
     if ace >= 0 and last_index >= 0 and ACE_HIGH - last_place <= reach:
-        links[ace] |= 1 << last_index
-        links[last_index] |= 1 << ace
+        _join(group_of, ace, last_index)
 
 
 # Solved components, shared across hands: a table sees the same small groups again and again.
@@ -561,16 +566,17 @@ def _solve(
         if len(group) == 1 and naturals[distinct[group[0]]] == 1:
             loners.append(distinct[group[0]])
             continue
-        group_codes = [distinct[i] for i in group]
-        component = _component(
-            tuple([codes[i] for i in group]),
-            tuple([values[code] for code in group_codes]),
-            wild_count,
-            settings,
-            top_wild,
-        )
-        state = _pack([naturals[code] for code in group_codes])
-        parts.append((component, state, [card_of[code] for code in group_codes]))
+        group_codes, group_values, cards = [], [], []
+        state = shift = 0
+        for index in group:  # one pass: lists built with a comprehension each cost more here
+            code = distinct[index]
+            group_codes.append(codes[index])
+            group_values.append(values[code])
+            cards.append(card_of[code])
+            state |= naturals[code] << shift
+            shift += 2
+        component = _component(tuple(group_codes), tuple(group_values), wild_count, settings, top_wild)
+        parts.append((component, state, cards))
     return _combine(parts, loners, card_of, wild_values, values, settings, all_wild, out_only)
 
 
@@ -892,14 +898,14 @@ def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, .
     """The meld's cards in reading order: runs ascending, with wilds in their places."""
     used, _, suit, layout, _, _, room_above, _ = meld
     if suit < 0:
-        return tuple(cards[index] for index in used) + tuple(wilds)
+        return tuple([cards[index] for index in used] + wilds)
     in_gaps = layout.count(-1)
     extra = len(wilds) - in_gaps
-    above = min(extra, room_above)
-    pool = iter(wilds)
-    laid = [next(pool) for _ in range(extra - above)]
-    laid += [cards[index] if index >= 0 else next(pool) for index in layout]
-    laid += [next(pool) for _ in range(above)]
+    below = extra - min(extra, room_above)  # the wilds past the low end; the ones past the high end come last
+    gap_wilds = iter(wilds[below : below + in_gaps])
+    laid = wilds[:below]
+    laid += [cards[index] if index >= 0 else next(gap_wilds) for index in layout]
+    laid += wilds[below + in_gaps :]
     return tuple(laid)
 
 

@@ -1,0 +1,172 @@
+"""engine.solver internals, property-tested against plain references."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.rules import AceRule
+from engine.solver import MAX_RUN, Settings, _any_near, _Code, _Component, _components, _Shapes
+
+
+def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings) -> list[list[int]]:
+    """Groups of cards joined by every pair that could share a meld: the same rank, or the same
+    suit with places no more than the wild count plus one apart."""
+    reach = wild_count + 1
+
+    def near(one: _Code, two: _Code) -> bool:
+        if one[1] == two[1]:
+            return True
+        return one[0] == two[0] and any(
+            abs(place - other) <= reach for place in rules.positions(one[1]) for other in rules.positions(two[1])
+        )
+
+    group_of = list(range(len(codes)))
+    for one in range(len(codes)):
+        for two in range(one + 1, len(codes)):
+            if near(codes[one], codes[two]) and group_of[one] != group_of[two]:
+                old, new = max(group_of[one], group_of[two]), min(group_of[one], group_of[two])
+                group_of = [new if group == old else group for group in group_of]
+    groups: dict[int, list[int]] = {}
+    for index, group in enumerate(group_of):
+        groups.setdefault(group, []).append(index)
+    return list(groups.values())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), max_size=20),
+    st.integers(0, 6),
+    st.sampled_from(AceRule),
+    st.booleans(),
+)
+def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
+    codes: set[_Code], wild_count: int, ace: AceRule, no_aces: bool
+) -> None:
+    ordered = sorted(codes)  # suit by suit, ranks ascending (aces first), as the search takes them
+    rules = Settings(ace=ace, no_aces=no_aces, limit=False, no_adjacent=False, distinct=False)
+    assert _components(ordered, wild_count, rules) == components_by_pairs(ordered, wild_count, rules)
+
+
+class WalkBefore(_Component):
+    """The run shapes walk as it was before it carried its runs as tuples: the reference for
+    the order of the melds, which decides between equally good arrangements."""
+
+    def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
+        """Runs in which `first` is the natural at one end, extended away from it."""
+        at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
+        occupied = self.occupied[suit]
+        # A run found here ends on a natural, so the walk stops past the suit's last natural.
+        if step == 1:
+            nearest, farthest = start + 1, min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+        else:
+            nearest, farthest = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1), start - 1
+        layout = [first]
+        used = [first]
+        record = self._recorder(first, suit, start, step, layout, used, shapes)
+        # Places still to try, latest first: the place, the wilds and naturals laid up to it, the
+        # card laid just before it (-1 for a wild), the naturals needed and the places wilds took.
+        # Depth first, the natural at a place before a wild there: the order the melds are tried in.
+        pending = [(start + step, 0, 1, first, 0, 0)]
+        while pending:
+            position, gaps, naturals, before, needed, wild_places = pending.pop()
+            if not nearest <= position <= farthest:
+                continue
+            del layout[gaps + naturals - 1 :]
+            layout.append(before)
+            del used[naturals:]
+            if before >= 0:
+                used[-1] = before
+            index = at[suit * 16 + position]
+            spare = wild_count - gaps  # wilds left, this one included
+            if spare and not (no_adjacent and before < 0) and _any_near(occupied, position, step, spare):
+                # Stacked first, so tried after every run through the natural here.
+                taken = wild_places | (1 << 2 * index if index >= 0 else 0)
+                pending.append((position + step, gaps + 1, naturals, -1, needed, taken))
+            if index >= 0 and index != first:
+                layout.append(index)
+                used.append(index)
+                needed |= 1 << 2 * index
+                record(position, gaps, needed, wild_places)
+                pending.append((position + step, gaps, naturals + 1, index, needed, wild_places))
+
+    def _recorder(
+        self, first: int, suit: int, start: int, step: int, layout: list[int], used: list[int], shapes: _Shapes
+    ) -> Callable[[int, int, int, int], None]:
+        """What records the runs a walk from `start` has found: `layout` and `used` as they stand,
+        ending at a natural, with as many extra wilds at the ends as fit."""
+        run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
+        prunes = self.prunes
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule).
+        room_cap = 1 if self.no_adjacent else MAX_RUN
+        first_bit = 1 << 2 * first
+
+        def record(end: int, gaps: int, needed: int, wild_places: int) -> None:
+            span = len(layout)
+            low, high = (start, end) if step == 1 else (end, start)
+            room_below, room_above = low - run_lowest, run_highest - high
+            if room_below > room_cap:
+                room_below = room_cap
+            if room_above > room_cap:
+                room_above = room_cap
+            most_extra = room_below + room_above
+            if most_extra > MAX_RUN - span:
+                most_extra = MAX_RUN - span
+            fewest_extra = 3 - span if span < 3 else 0
+            if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
+                return
+            with_room = shapes.get(key := (needed, wild_places if prunes else 0, 0))
+            if with_room is None:
+                with_room = shapes[key] = []
+            full = shapes.get(key := (needed, 0, wild_places))
+            if full is None:
+                full = shapes[key] = []
+            most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
+            most_added = most_wilds - gaps  # extra wilds the run may also hold
+            if most_added > most_extra:
+                most_added = most_extra
+            if fewest_extra > most_added:
+                return
+            ordered = tuple(layout) if step == 1 else tuple(reversed(layout))
+            frozen_used = tuple(used)
+            delta = needed | first_bit
+            for extra in range(fewest_extra, most_added + 1):
+                group = with_room if extra < most_extra else full
+                group.append((frozen_used, gaps + extra, suit, ordered, low, room_below, room_above, delta))
+
+        return record
+
+
+codes_in_hand = st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=13)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    codes_in_hand,
+    st.integers(0, 5),
+    st.sampled_from(AceRule),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.integers(0, 50), min_size=13, max_size=13),
+    st.integers(0, 50),
+)
+def test_run_shapes_are_those_of_the_walk_before_in_the_same_order(
+    codes: set[_Code],
+    wild_count: int,
+    ace: AceRule,
+    no_aces: bool,
+    limit: bool,
+    no_adjacent: bool,
+    values: list[int],
+    wild_value: int,
+) -> None:
+    ordered = tuple(sorted(codes))
+    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=False)
+    points = tuple(values[: len(ordered)])
+    now = _Component(ordered, points, wild_count, rules, wild_value)
+    before = WalkBefore(ordered, points, wild_count, rules, wild_value)
+    for first in range(len(ordered)):
+        assert now._run_shapes(first) == before._run_shapes(first)
