@@ -1194,7 +1194,7 @@ class _LayoffSearch:
 
     The best choice for melds i, i+1, ... depends only on i and the cards still in hand, so it is
     remembered per (i, cards). The cards are counted per distinct card of the hand, in the order
-    the hand first shows them, packed four bits per card into one integer (a lay-off is then one
+    the hand first shows them, packed eight bits per card into one integer (a lay-off is then one
     subtraction, and the cards a meld's candidates may use one mask). Only the points of the cards
     kept are needed during the search, and they come from the solver's results per number of wilds
     (engine.solver.SubHands): a lay-off with more or fewer wild cards costs no new solve. The kept
@@ -1484,15 +1484,15 @@ class _LayoffSearch:
         return result
 
 
-# Counts of the hand's distinct cards, packed: four bits each (at most 6 jokers in a hand).
-_BITS = 4
+# Counts of the hand's distinct cards, packed: eight bits each, the top one a guard for `_over`.
+_BITS = 8
 _FIELD = (1 << _BITS) - 1
-_GUARDS = int("1000" * 16, 2)  # the top bit of each of 16 fields
+_GUARDS = int("10000000" * 54, 2)  # the top bit of each field (a hand holds at most 54 distinct cards)
 
 
 def _pack_counts(counts: Iterable[int]) -> int:
     """
-    >>> _pack_counts([2, 1, 3]) == 2 + (1 << 4) + (3 << 8)
+    >>> _pack_counts([2, 1, 3]) == 2 + (1 << 8) + (3 << 16)
     True
     """
     packed = 0
@@ -1502,10 +1502,12 @@ def _pack_counts(counts: Iterable[int]) -> int:
 
 
 def _over(counts: int, taken: int) -> bool:
-    """Whether `taken` takes more of some card than `counts` holds (both packed, no count above 7).
+    """Whether `taken` takes more of some card than `counts` holds (both packed, no count above 127).
 
     >>> _over(_pack_counts([2, 1]), _pack_counts([1, 1])), _over(_pack_counts([2, 1]), _pack_counts([0, 2]))
     (False, True)
+    >>> _over(_pack_counts([1] * 40), _pack_counts([0] * 39 + [2]))  # the 40th distinct card
+    True
     """
     return ((counts | _GUARDS) - taken) & _GUARDS != _GUARDS
 

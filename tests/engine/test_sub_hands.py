@@ -16,7 +16,7 @@ from tests.engine.test_solver_output import ARRANGED_PRESETS, OPTION_SETS
 
 # Which wild cards stand for themselves changes the naturals: SubHands is not used there.
 SUB_HAND_OPTIONS = [options for options in OPTION_SETS if "wild_in_place_natural" not in options]
-WIDTH = 4  # bits a card's count takes in the packed counts, as the lay-off search packs them
+WIDTH = 8  # bits a card's count takes in the packed counts, as the lay-off search packs them
 
 
 @st.composite
