@@ -1226,8 +1226,7 @@ class _LayoffSearch:
                 rules,
                 values,
             )
-        self.costs: dict[int, int] = {}
-        self.floors_known: dict[int, list[int]] = {}
+        self.scores: dict[int, tuple[int, list[int]]] = {}  # by the counts: `cost` and `floors`
         self.known: dict[int, _Found] = {}  # by the counts and the meld index, packed
         self.index_bits = self.meld_count.bit_length()
         # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
@@ -1300,8 +1299,7 @@ class _LayoffSearch:
 
     def cost(self, counts: int) -> int:
         """The least penalty (no multiplier) of the cards kept."""
-        known = self.costs.get(counts)
-        return known if known is not None else self._score(counts)[0]
+        return (self.scores.get(counts) or self._score(counts))[0]
 
     def arrangement(self, counts: int) -> Arrangement | None:
         """The arrangement of the cards counted, read from the solver's parts of the hand where it
@@ -1315,8 +1313,7 @@ class _LayoffSearch:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
         with j of those wilds, if wilds could also go for nothing. No part of the cards with j wilds
         or fewer scores less than this less the points of the naturals it lacks."""
-        known = self.floors_known.get(counts)
-        return known if known is not None else self._score(counts)[1]
+        return (self.scores.get(counts) or self._score(counts))[1]
 
     def _score(self, counts: int) -> tuple[int, list[int]]:
         """`cost` and `floors` of the cards counted, found together."""
@@ -1327,9 +1324,8 @@ class _LayoffSearch:
             cost = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
             points = [self.values[self.keys[at].code] for at in self.wild_at]
             floors = [cost - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
-        self.costs[counts] = cost
-        self.floors_known[counts] = floors
-        return cost, floors
+        score = self.scores[counts] = (cost, floors)
+        return score
 
     def _candidates(self, index: int, counts: int) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
@@ -1458,10 +1454,8 @@ class _LayoffSearch:
             floor = floors[-1 - wilds] - natural_shed - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
-            left_cost = self.costs.get(left)
-            if left_cost is None:
-                left_cost = self.cost(left)
-            floor = self.floors(left)[-1] - left_layable
+            left_cost, left_floors = self.scores.get(left) or self._score(left)
+            floor = left_floors[-1] - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
             rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost, floor)
