@@ -744,17 +744,13 @@ class SubHands:
         self.naturals_mask = sum(field << shift for shift in shifts)
         order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
         codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
-        # Each part: a component, with where its cards' counts sit in the packed counts; or a card
-        # alone, with where its count sits and its points.
-        self.parts: list[tuple[_Component, list[int]]] = []
-        self.loners: list[tuple[int, int]] = []
-        # Every part in the solver's order: its cards' codes, where their counts sit, its component.
+        # Every part in the solver's order: its cards' codes, where their counts sit in the packed
+        # counts, and its component (None for a card alone).
         self.groups: list[tuple[list[int], list[int], _Component | None]] = []
         for group in _components(codes, wild_count, settings):
             where = [shifts[order[index]] for index in group]
             group_codes = [naturals[order[index]] for index in group]
             if len(group) == 1 and packed >> where[0] & field == 1:
-                self.loners.append((where[0], values[naturals[order[group[0]]]]))
                 self.groups.append((group_codes, where, None))
                 continue
             component = _component(
@@ -764,7 +760,6 @@ class SubHands:
                 settings,
                 top_wild,
             )
-            self.parts.append((component, where))
             self.groups.append((group_codes, where, component))
         self.field = field
         self.memo: dict[int, tuple[list[int], int]] = {}
@@ -838,13 +833,15 @@ class SubHands:
         size = self.wild_count + 1
         field = self.field
         vectors = []
-        for component, where in self.parts:
-            state = 0
-            for index, shift in enumerate(where):
-                state |= (packed >> shift & field) << 2 * index
+        loners = []
+        for codes, where, component in self.groups:
+            if component is None:
+                if packed >> where[0] & field:
+                    loners.append(self.values[codes[0]])
+                continue
+            state = _pack([packed >> shift & field for shift in where])
             if state:
                 vectors.append(component.solve(state)[0])
-        loners = [points for shift, points in self.loners if packed >> shift & field]
         fixed = 0
         if loners and not self.limit and size > 2:
             loners.sort(reverse=True)
