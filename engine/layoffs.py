@@ -1180,8 +1180,9 @@ def score_with_layoffs(
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
         _, _, _, layoffs, counts = search.best()
         after = search.after(layoffs)
-        held = search.kept(counts)
         arrangement = search.arrangement(counts)
+        if arrangement is None:
+            held = search.kept(counts)
     if arrangement is None:
         arrangement = arrange(list(held.elements()), rules, info, values)
     scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
@@ -1302,8 +1303,8 @@ class _LayoffSearch:
         return (self.scores.get(counts) or self._score(counts))[0]
 
     def arrangement(self, counts: int) -> Arrangement | None:
-        """The arrangement of the cards counted, read from the solver's parts of the hand where it
-        is sure to be what `arrange` gives them (see SubHands.arrangement); None where not."""
+        """An arrangement of the cards counted with their least penalty, read from the solver's
+        parts of the hand (see SubHands.arrangement); None where there are none: ask `arrange`."""
         if self.sub_hands is None:
             return None
         wilds = [self.keys[at] for at in self.wild_at for _ in range(counts >> _BITS * at & _FIELD)]

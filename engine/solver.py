@@ -728,9 +728,9 @@ class SubHands:
         """`cards`: the distinct natural cards of the hand, and `shifts` where each one's count
         sits in the packed counts; `packed`: the whole hand's counts; `wild_values`: the points of
         each of its wilds."""
-        settings = self.settings = _settings(rules)
+        settings = _settings(rules)
         self.values = values
-        self.card_of = {card.code: card for card in cards}
+        card_of = {card.code: card for card in cards}
         naturals = [card.code for card in cards]
         self.wild_values = sorted(wild_values, reverse=True)
         self.wild_count = wild_count = len(self.wild_values)
@@ -738,20 +738,20 @@ class SubHands:
         # suffix[r]: the points of the wilds from the r-th dearest on
         self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
         self.limit = settings.limit
-        self.all_wild_melds = rules.options.wild_limit is WildLimit.NONE
-        self.all_wild = self.all_wild_melds and wild_count >= 3
+        self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
         field = (1 << width) - 1
         self.naturals_mask = sum(field << shift for shift in shifts)
         order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
         codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
         # Every part in the solver's order: its cards' codes, where their counts sit in the packed
-        # counts, and its component (None for a card alone).
-        self.groups: list[tuple[list[int], list[int], _Component | None]] = []
+        # counts, its component (None for a card alone) and its cards.
+        self.groups: list[tuple[list[int], list[int], _Component | None, list[Card]]] = []
         for group in _components(codes, wild_count, settings):
             where = [shifts[order[index]] for index in group]
             group_codes = [naturals[order[index]] for index in group]
+            cards_here = [card_of[code] for code in group_codes]
             if len(group) == 1 and packed >> where[0] & field == 1:
-                self.groups.append((group_codes, where, None))
+                self.groups.append((group_codes, where, None, cards_here))
                 continue
             component = _component(
                 tuple(codes[index] for index in group),
@@ -760,44 +760,55 @@ class SubHands:
                 settings,
                 top_wild,
             )
-            self.groups.append((group_codes, where, component))
+            self.groups.append((group_codes, where, component, cards_here))
         self.field = field
-        self.memo: dict[int, tuple[list[int], int]] = {}
+        self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
-    def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement | None:
-        """What `arrange` gives the naturals counted in `packed` with `wilds`, read from these
-        parts where that is sure to be the same: every wild card of the hand kept, and the
-        naturals kept falling into the same components in the same order (none joined, split or
-        left as a lone card) as `arrange` finds them. None where not: ask `arrange`.
+    def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
+        """An arrangement with the least leftover value of the naturals counted in `packed` and
+        `wilds` (wild cards of the hand), read from these parts and the choices their solves made.
 
-        The same components answer alike: a card a component lacks is one it holds none of, and
-        the runs and sets left to try come in the same order."""
-        if len(wilds) != self.wild_count:
-            return None
+        Where every wild card of the hand is kept and the naturals kept fall into the same
+        components as `arrange` finds them, it is the very arrangement `arrange` gives (the same
+        components answer alike). Elsewhere it may be another one as good: a component built for
+        more wilds, or holding cards `arrange` would count apart, can break a tie otherwise."""
+        values = self.values
+        total, fixed, splits = self.totals(packed)
+        wild_values = _dearest_first(wilds, values)
+        leftover = fixed + sum([values[card.code] for card in wild_values])
+        best_cost, melded_wilds = INF, 0
+        for k in range(len(wild_values) + 1):  # ties go to more wilds melded, as in `_combine`
+            if k:
+                leftover -= values[wild_values[k - 1].code]
+            if total[k] < INF and total[k] + leftover <= best_cost:
+                best_cost, melded_wilds = total[k] + leftover, k
+        shares = iter(_shares(melded_wilds, splits))
+        wild_pool = wild_values[:melded_wilds]
+        melds: list[tuple[Card, ...]] = []
+        unmelded: list[Card] = []
         field = self.field
-        parts: list[tuple[_Component, int, list[Card]]] = []
-        loners: list[int] = []
-        kept: list[list[int]] = []  # the codes each part keeps, in the parts' order
-        for group, where, component in self.groups:
-            counts = [packed >> shift & field for shift in where]
-            here = [code for code, count in zip(group, counts, strict=True) if count]
-            if not here:
-                continue
-            kept.append(here)
+        loners = []
+        for _, where, component, cards in self.groups:
             if component is None:
-                loners.append(here[0])
-            elif len(here) == 1 and sum(counts) == 1:
-                return None  # a lone card now, which `arrange` scores as one
-            else:
-                parts.append((component, _pack(counts), [self.card_of[code] for code in group]))
-        distinct = sorted([code for here in kept for code in here], key=_SUIT_FIRST.__getitem__)
-        places: list[_Code] = [(code & 3, code >> 2) for code in distinct]
-        groups = _components(places, self.wild_count, self.settings)
-        if [[distinct[index] for index in group] for group in groups] != kept:
-            return None
-        wild_values = _dearest_first(wilds, self.values)
-        found = _combine(parts, loners, self.card_of, wild_values, self.values, self.settings, self.all_wild_melds)
-        return _arrangement(*found)
+                if packed >> where[0] & field:
+                    loners.append(cards[0])
+                continue
+            state = _pack([packed >> shift & field for shift in where])
+            if state:
+                _rebuild(component.picks, state, cards, next(shares), wild_pool, melds, unmelded)
+        if self._loners_melded(loners):
+            loners.sort(key=lambda card: values[card.code], reverse=True)
+            _rebuild_loners(loners, next(shares), wild_pool, melds, unmelded)
+        else:
+            unmelded += loners
+        if self.all_wild and (all_wild := next(shares)):
+            melds.append(tuple(wild_pool[:all_wild]))
+        unmelded += wild_values[melded_wilds:]
+        return _arrangement(best_cost, melds, unmelded)
+
+    def _loners_melded(self, loners: list[Card] | list[int]) -> bool:
+        """Whether lone naturals get a vector of their own: they may take two wilds each."""
+        return bool(loners) and not self.limit and self.wild_count >= 2
 
     def score(self, packed: int, wilds_gone: int) -> tuple[int, list[int]]:
         """With the naturals counted in `packed` and all but the `wilds_gone` dearest wild cards:
@@ -805,7 +816,7 @@ class SubHands:
         value of the naturals with j of those wilds where wilds may also go for nothing (less the
         points of the naturals it lacks, a lower bound for every part of the hand that keeps these
         naturals or fewer and j wilds or fewer)."""
-        total, fixed = self.totals(packed)
+        total, fixed, _ = self.totals(packed)
         suffix = self.suffix
         best = least = INF
         floors = []
@@ -820,21 +831,22 @@ class SubHands:
                     best = cost
         return best + fixed, floors
 
-    def totals(self, packed: int) -> tuple[list[int], int]:
+    def totals(self, packed: int) -> tuple[list[int], int, list[list[int]]]:
         """The least leftover value of the naturals counted in `packed` per number of wilds
-        melded, and the points that do not depend on it."""
+        melded, the points that do not depend on it, and how the wilds were split between the
+        parts (the convolutions' splits, for `_shares`)."""
         naturals = packed & self.naturals_mask
         known = self.memo.get(naturals)
         if known is None:
             known = self.memo[naturals] = self._totals(naturals)
         return known
 
-    def _totals(self, packed: int) -> tuple[list[int], int]:
+    def _totals(self, packed: int) -> tuple[list[int], int, list[list[int]]]:
         size = self.wild_count + 1
         field = self.field
         vectors = []
         loners = []
-        for codes, where, component in self.groups:
+        for codes, where, component, _ in self.groups:
             if component is None:
                 if packed >> where[0] & field:
                     loners.append(self.values[codes[0]])
@@ -843,7 +855,7 @@ class SubHands:
             if state:
                 vectors.append(component.solve(state)[0])
         fixed = 0
-        if loners and not self.limit and size > 2:
+        if self._loners_melded(loners):
             loners.sort(reverse=True)
             vectors.append(_loners_vector(loners, size))
         else:
@@ -851,9 +863,11 @@ class SubHands:
         if self.all_wild:
             vectors.append(_all_wild_vector(size, True))
         total = vectors[0] if vectors else [0] + [INF] * (size - 1)
+        splits = []
         for vector in vectors[1:]:
-            total = _convolve(total, vector, size)[0]
-        return total, fixed
+            total, split = _convolve(total, vector, size)
+            splits.append(split)
+        return total, fixed, splits
 
 
 def _shares(total: int, splits: list[list[int]]) -> list[int]:

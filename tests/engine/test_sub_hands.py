@@ -1,5 +1,6 @@
 """SubHands, the solver's parts of one hand as lay-offs leave it (D7): its arrangement of the cards
-kept is the very one `arrange` gives them, wherever it gives one."""
+kept is always one with their least penalty, and the very one `arrange` gives them wherever the
+cards kept fall into the same parts as `arrange` finds them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
-from engine.solver import SubHands, arrange, penalty_values
+from engine.solver import _SUIT_FIRST, SubHands, _components, _settings, arrange, penalty_values
+from tests.engine.reference import reference_is_meld, reference_points
 from tests.engine.test_solver_output import ARRANGED_PRESETS, OPTION_SETS
 
 # Which wild cards stand for themselves changes the naturals: SubHands is not used there.
@@ -22,7 +24,8 @@ WIDTH = 8  # bits a card's count takes in the packed counts, as the lay-off sear
 @st.composite
 def hands_and_removals(draw: st.DrawFn) -> tuple[list[Card], Counter[Card], RuleSet, RoundInfo]:
     """A hand dealt from the preset's largest table (now and then from a few neighbouring ranks
-    only, so that it melds more), and some of its natural cards taken away, as lay-offs take them."""
+    only, so that it melds more), and some of its cards taken away as lay-offs take them: some
+    naturals, and half the time some of its wilds, the dearest first."""
     rules = rule_set(draw(st.sampled_from(ARRANGED_PRESETS)), draw(st.sampled_from(SUB_HAND_OPTIONS)))
     rounds = schedule(rules)
     info = draw(st.sampled_from(rounds[-4:] if draw(st.booleans()) else rounds))  # long hands half the time
@@ -34,7 +37,10 @@ def hands_and_removals(draw: st.DrawFn) -> tuple[list[Card], Counter[Card], Rule
     hand = [deck[pick] for pick in picks]
     naturals = [card for card in hand if not info.is_wild(card)]
     gone = draw(st.lists(st.sampled_from(naturals), max_size=4)) if naturals else []
-    return hand, Counter(gone) & Counter(naturals), rules, info
+    values = penalty_values(rules.options.penalty_table, info)
+    wilds = sorted([card for card in hand if info.is_wild(card)], key=lambda card: -values[card.code])
+    gone += wilds[: draw(st.integers(0, len(wilds)))] if draw(st.booleans()) else []
+    return hand, Counter(gone) & Counter(hand), rules, info
 
 
 THREE_THIRTEEN = rule_set("3-13")
@@ -47,10 +53,30 @@ LONE_CARD_LEFT = (
 )
 
 
+def _as_arrange_parts_them(parts: SubHands, packed: int, wild_count: int, rules: RuleSet) -> bool:
+    """Whether the cards counted in `packed`, with `wild_count` wilds, fall into the same parts as
+    `arrange` splits them into: every wild card of the hand kept, and the naturals kept falling
+    into the same components in the same order, none joined, split or left as a lone card."""
+    if wild_count != parts.wild_count:
+        return False
+    kept = []
+    for codes, where, component, _ in parts.groups:
+        counts = [packed >> shift & parts.field for shift in where]
+        here = [code for code, count in zip(codes, counts, strict=True) if count]
+        if component is not None and len(here) == 1 and sum(counts) == 1:
+            return False
+        if here:
+            kept.append(here)
+    distinct = sorted([code for here in kept for code in here], key=_SUIT_FIRST.__getitem__)
+    places = [(code & 3, code >> 2) for code in distinct]
+    groups = _components(places, wild_count, _settings(rules))
+    return [[distinct[index] for index in group] for group in groups] == kept
+
+
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(hands_and_removals())
 @example(LONE_CARD_LEFT)
-def test_the_cards_kept_are_arranged_as_arrange_arranges_them(
+def test_the_cards_kept_are_arranged_at_their_least_penalty(
     case: tuple[list[Card], Counter[Card], RuleSet, RoundInfo],
 ) -> None:
     hand, gone, rules, info = case
@@ -72,6 +98,12 @@ def test_the_cards_kept_are_arranged_as_arrange_arranges_them(
     )
     kept = held - gone
     packed = sum(count << WIDTH * at[card] for card, count in kept.items())
-    read = parts.arrangement(packed, [card for card in keys for _ in range(kept[card]) if info.is_wild(card)])
-    if read is not None:
-        assert read == arrange(list(kept.elements()), rules, info, values)
+    wilds_kept = [card for card in keys for _ in range(kept[card]) if info.is_wild(card)]
+    read = parts.arrangement(packed, wilds_kept)
+    expected = arrange(list(kept.elements()), rules, info, values)
+    if _as_arrange_parts_them(parts, packed, len(wilds_kept), rules):
+        assert read == expected
+    assert read.penalty == expected.penalty
+    assert Counter(card for meld in read.melds for card in meld) + Counter(read.unmelded) == kept
+    assert all(reference_is_meld(meld, rules, info) for meld in read.melds), read
+    assert read.penalty == reference_points(read.unmelded, rules, info) // info.multiplier
