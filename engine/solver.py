@@ -762,6 +762,9 @@ class SubHands:
             )
             self.groups.append((group_codes, where, component, cards_here))
         self.field = field
+        # Per part, its cards' counts as masked out of the packed counts -> the component's state.
+        self.states: list[dict[int, int]] = [{} for _ in self.groups]
+        self.masks = [sum(field << shift for shift in where) for _, where, _, _ in self.groups]
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
     def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
@@ -788,12 +791,12 @@ class SubHands:
         unmelded: list[Card] = []
         field = self.field
         loners = []
-        for _, where, component, cards in self.groups:
+        for at, (_, where, component, cards) in enumerate(self.groups):
             if component is None:
                 if packed >> where[0] & field:
                     loners.append(cards[0])
                 continue
-            state = _pack([packed >> shift & field for shift in where])
+            state = self._state(at, packed)
             if state:
                 _rebuild(component.picks, state, cards, next(shares), wild_pool, melds, unmelded)
         if self._loners_melded(loners):
@@ -846,12 +849,12 @@ class SubHands:
         field = self.field
         vectors = []
         loners = []
-        for codes, where, component, _ in self.groups:
+        for at, (codes, where, component, _) in enumerate(self.groups):
             if component is None:
                 if packed >> where[0] & field:
                     loners.append(self.values[codes[0]])
                 continue
-            state = _pack([packed >> shift & field for shift in where])
+            state = self._state(at, packed)
             if state:
                 vectors.append(component.solve(state)[0])
         fixed = 0
@@ -868,6 +871,15 @@ class SubHands:
             total, split = _convolve(total, vector, size)
             splits.append(split)
         return total, fixed, splits
+
+    def _state(self, at: int, packed: int) -> int:
+        """The state of part `at`'s component for the counts packed (see `_Component.solve`)."""
+        counts = packed & self.masks[at]
+        state = self.states[at].get(counts)
+        if state is None:
+            field = self.field
+            state = self.states[at][counts] = _pack([packed >> shift & field for shift in self.groups[at][1]])
+        return state
 
 
 def _shares(total: int, splits: list[list[int]]) -> list[int]:
