@@ -1165,6 +1165,11 @@ _Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], int]
 # cards, their points, how many of each of the hand's distinct cards they take (packed), how many
 # wilds, the points of its naturals, and of those naturals that might also fit a later meld.
 _Candidate = tuple[int, tuple[Card, ...], int, int, int, int, int]
+# A part of a candidate lay-off (one card, a group of wilds, the naturals beyond one end of a run):
+# its cards and their figures as in a _Candidate, which add up. A candidate is the naturals of one
+# part and the wilds of another.
+_Part = tuple[tuple[Card, ...], int, int, int, int, int]
+_NO_CARDS: _Part = ((), 0, 0, 0, 0, 0)
 
 
 def score_with_layoffs(
@@ -1333,30 +1338,29 @@ class _LayoffSearch:
         known = self.candidates.get(key)
         if known is not None:
             return known
-        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
-        keys = self.keys
-        cards = {keys[at]: count for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)}
-        made = []
-        groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
-        at, values, wild = self.at, self.values, self.wild
+        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates),
+        # each as a candidate of one card: a candidate's figures are then sums of its parts'.
+        keys, values, wild = self.keys, self.values, self.wild
         later = self.later_sets[index + 1]
-        for order, used in enumerate(groups):
-            taken = shed = natural_shed = later_shed = wilds = 0
-            for card in used:
-                code = card.code
-                where = at[code]
-                taken += 1 << _BITS * where
-                shed += values[code]
-                if wild[code]:
-                    wilds += 1
+        naturals: list[tuple[_Part, int]] = []
+        wilds: list[tuple[_Part, int]] = []
+        for at in self.relevant[index]:
+            count = counts >> _BITS * at & _FIELD
+            if count:
+                card = keys[at]
+                points = values[card.code]
+                if wild[card.code]:
+                    wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
                 else:
-                    natural_shed += values[code]
-                    if where in later:
-                        later_shed += values[code]
-            if _over(counts, taken):
-                continue  # one ace at both ends of a run (ace both ways): never legal (D14)
-            made.append((order, used, shed, taken, wilds, natural_shed, later_shed))
-        made.sort(key=lambda candidate: -candidate[2])
+                    unit = ((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0)
+                    naturals.append((unit, count))
+        made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
+        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        if lowest == 1 and highest == 14:
+            # One ace at both ends of a run takes more than is held where only one is: never legal
+            # (D14). No other candidate takes more of a card than is held.
+            made = [candidate for candidate in made if not _over(counts, candidate[3])]
+        made.sort(key=operator.itemgetter(2), reverse=True)  # stable: ties stay in the order made
         self.candidates[key] = made
         return made
 
@@ -1532,33 +1536,61 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
     return table
 
 
-def _wild_groups(
-    distinct: list[Card], cards: Mapping[Card, int], rules: RuleSet, values: Sequence[int]
-) -> list[tuple[Card, ...]]:
-    """The groups of the hand's wild cards worth laying off; `distinct`: the wild cards held, each once.
+def _wild_groups(wilds: list[tuple[_Part, int]], rules: RuleSet) -> list[_Part]:
+    """The groups of the hand's wild cards worth laying off; `wilds`: each wild card held as a part
+    of one card, with how many are held.
 
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    if not distinct:
-        return [()]
-    if len(distinct) > 1:
-        distinct.sort(key=lambda card: -values[card.code])
-    if not rules.options.wild_in_place_natural:
-        wilds: tuple[Card, ...] = ()
-        for card in distinct:
-            wilds += (card,) * cards[card]
-        return [wilds[:count] for count in range(len(wilds) + 1)]
-    return _multisets(distinct, cards)
-
-
-def _multisets(distinct: list[Card], cards: Mapping[Card, int]) -> list[tuple[Card, ...]]:
-    """Every group of the cards held (up to `cards[card]` of each), in the order of
-    itertools.product over how many of each, the empty group first."""
-    groups: list[tuple[Card, ...]] = [()]
-    for card in distinct:
-        groups = [group + (card,) * count for group in groups for count in range(cards[card] + 1)]
+    if len(wilds) > 1:
+        wilds.sort(key=lambda wild: -wild[0][1])
+    if rules.options.wild_in_place_natural:
+        return _multisets(wilds)
+    groups = [_NO_CARDS]
+    for unit, count in wilds:
+        for _ in range(count):
+            groups.append(_joined(groups[-1], unit))
     return groups
+
+
+def _multisets(units: list[tuple[_Part, int]]) -> list[_Part]:
+    """Every group of the cards held (up to the count of each), in the order of itertools.product
+    over how many of each, the empty group first."""
+    groups = [_NO_CARDS]
+    for unit, count in units:
+        copies = [_NO_CARDS]
+        for _ in range(count):
+            copies.append(_joined(copies[-1], unit))
+        groups = [_joined(group, copy) for group in groups for copy in copies]
+    return groups
+
+
+def _joined(first: _Part, second: _Part) -> _Part:
+    """The part of the cards of both (most parts joined are empty: the empty group of wilds, no
+    natural beyond one end of a run)."""
+    if not second[0]:
+        return first
+    if not first[0]:
+        return second
+    return (
+        first[0] + second[0],
+        first[1] + second[1],
+        first[2] + second[2],
+        first[3] + second[3],
+        first[4] + second[4],
+        first[5] + second[5],
+    )
+
+
+def _numbered(groups: Iterable[_Candidate], first: int = 0) -> list[_Candidate]:
+    """The candidates numbered again in their order, from `first`."""
+    return [(order, *candidate[1:]) for order, candidate in enumerate(groups, first)]
+
+
+def _wilds_alone(groups: Iterable[_Part]) -> list[_Candidate]:
+    """The groups of wilds as candidates, numbered in their order."""
+    return [(order, *group) for order, group in enumerate(groups)]
 
 
 def _layoff_candidates(
@@ -1567,38 +1599,53 @@ def _layoff_candidates(
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
     wild = _wild_codes(info)
-    naturals: dict[Card, int] = {}
-    wilds: list[Card] = []
-    for card, count in cards.items():
+    naturals: list[tuple[_Part, int]] = []
+    wilds: list[tuple[_Part, int]] = []
+    for at, (card, count) in enumerate(cards.items()):
+        points = values[card.code]
         if not wild[card.code]:
-            naturals[card] = count
+            naturals.append((((card,), points, 1 << _BITS * at, 0, points, 0), count))
         elif count:
-            wilds.append(card)
-    wild_groups = _wild_groups(wilds, cards, rules, values)
+            wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
+    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
+
+
+def _candidate_list(
+    meld: TableMeld, naturals: list[tuple[_Part, int]], wilds: list[tuple[_Part, int]], rules: RuleSet
+) -> list[_Candidate]:
+    """The candidates whose cards _layoff_candidates gives, in that order and numbered so;
+    `naturals`, `wilds`: the cards held, each as a part of one card, with how many are held."""
+    wild_groups = _wild_groups(wilds, rules)
     if not meld.others:
         return _reading_candidates(meld, naturals, rules, wild_groups)
-    groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
+    groups: dict[tuple[Card, ...], _Candidate] = {}  # as a set in the order first made
     for reading in meld.readings:
-        groups.update(dict.fromkeys(_reading_candidates(reading, naturals, rules, wild_groups)))
-    return list(groups)
+        for candidate in _reading_candidates(reading, naturals, rules, wild_groups):
+            groups.setdefault(candidate[1], candidate)
+    return _numbered(groups.values())
 
 
 def _reading_candidates(
-    meld: TableMeld, naturals_in_hand: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> list[tuple[Card, ...]]:
+    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+) -> list[_Candidate]:
     if meld.kind is MeldKind.RUN:
-        return _run_candidates(meld, naturals_in_hand, rules, wild_groups)
+        return _run_candidates(meld, naturals, rules, wild_groups)
     rank = meld.read_as[0].rank
-    mates = [card for card in naturals_in_hand if card.rank == rank]
+    mates = [natural for natural in naturals if natural[0][0][0].rank == rank]
     if not mates:
-        return wild_groups[1:]  # the first group is the empty one: no lay-off
-    groups = [naturals + extra for naturals in _multisets(mates, naturals_in_hand) for extra in wild_groups]
-    return groups[1:]
+        return _wilds_alone(wild_groups[1:])  # the first group is the empty one: no lay-off
+    groups = [
+        (order, cards + extra[0], shed + extra[1], taken + extra[2], extra[3], shed, later)
+        for order, ((cards, shed, taken, _, _, later), extra) in enumerate(
+            itertools.product(_multisets(mates), wild_groups), -1
+        )
+    ]
+    return groups[1:]  # the first is the empty group
 
 
 def _run_candidates(
-    meld: TableMeld, naturals: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> list[tuple[Card, ...]]:
+    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+) -> list[_Candidate]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild;
     for each way below the run (see _outward), each way above it that the wilds left can fill."""
     suit = meld.read_as[0].suit
@@ -1609,47 +1656,51 @@ def _run_candidates(
     below, above = row[lowest - 1 : low - 1][::-1], row[high:highest]
     by_size = _by_size(wild_groups)
     most_wilds = len(by_size) - 1
-    held = {card.code for card, count in naturals.items() if count > 0}
+    held = {unit[0][0].code: unit for unit, count in naturals if count > 0}
     if not held:  # wilds alone: one group of each size the places beyond the ends can take
-        return [group for size in range(1, min(most_wilds, len(below) + len(above)) + 1) for group in by_size[size]]
+        sizes = range(1, min(most_wilds, len(below) + len(above)) + 1)
+        return _wilds_alone(group for size in sizes for group in by_size[size])
     highs = _outward(above, held, most_wilds)
-    full_highs = [way for way in highs if len(way[0]) + way[1] == len(above)]
-    groups: list[tuple[Card, ...]] = []
+    full_highs = [way for way in highs if len(way[0][0]) + way[1] == len(above)]
+    groups: list[_Candidate] = []
     for low_naturals, low_wilds, ends_natural in _outward(below, held, most_wilds):
         budget = most_wilds - low_wilds
         # A way below ending in a wild came after the same way with that wild moved above the run,
         # which made the same groups unless the way above already fills every place there.
         for high_naturals, high_wilds, _ in highs if ends_natural else full_highs:
             if high_wilds <= budget:
+                cards, shed, taken, _, _, later = _joined(low_naturals, high_naturals)
                 for extra in by_size[low_wilds + high_wilds]:
-                    groups.append(low_naturals + high_naturals + extra)
+                    order = len(groups) - 1  # the first group is the empty one, dropped below
+                    groups.append((order, cards + extra[0], shed + extra[1], taken + extra[2], extra[3], shed, later))
     if lowest == 1 and highest == 14:  # an ace may stand beyond either end: the same groups twice
-        groups = list(dict.fromkeys(groups))
+        groups = _numbered({candidate[1]: candidate for candidate in groups}.values(), -1)
     return groups[1:]  # the first is the empty group: no lay-off
 
 
-def _by_size(wild_groups: list[tuple[Card, ...]]) -> list[list[tuple[Card, ...]]]:
+def _by_size(wild_groups: list[_Part]) -> list[list[_Part]]:
     """The wild groups by their number of cards, in order."""
-    if len(wild_groups[-1]) == len(wild_groups) - 1:  # one group of each size, smallest first
+    if wild_groups[-1][3] == len(wild_groups) - 1:  # one group of each size, smallest first
         return [[group] for group in wild_groups]
-    by_size: list[list[tuple[Card, ...]]] = [[] for _ in range(max(map(len, wild_groups)) + 1)]
+    by_size: list[list[_Part]] = [[] for _ in range(max(group[3] for group in wild_groups) + 1)]
     for group in wild_groups:
-        by_size[len(group)].append(group)
+        by_size[group[3]].append(group)
     return by_size
 
 
-def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple[tuple[Card, ...], int, bool]]:
+def _outward(places: list[Card], held: dict[int, _Part], wild_budget: int) -> list[tuple[_Part, int, bool]]:
     """Every way to fill the first n places beyond a run's end, fewest places first: (the naturals
     used, the wilds used, whether the last place filled holds a natural, or none is filled). `held`:
-    the codes of the naturals in hand. The places hold distinct cards, so each is used at most once."""
-    ways: list[tuple[tuple[Card, ...], int, bool]] = [((), 0, True)]
+    the naturals in hand by code, each as a part of one card. The places hold distinct cards, so
+    each is used at most once."""
+    ways: list[tuple[_Part, int, bool]] = [(_NO_CARDS, 0, True)]
     frontier = ways[:]
     for card in places:
-        grown: list[tuple[tuple[Card, ...], int, bool]] = []
-        in_hand = card.code in held
+        grown: list[tuple[_Part, int, bool]] = []
+        unit = held.get(card.code)
         for naturals, used_wilds, _ in frontier:
-            if in_hand:
-                grown.append(((*naturals, card), used_wilds, True))
+            if unit is not None:
+                grown.append((_joined(naturals, unit), used_wilds, True))
             if used_wilds < wild_budget:
                 grown.append((naturals, used_wilds + 1, False))
         if not grown:
