@@ -912,10 +912,10 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
     """_extend_run step by step, each extended run judged by _quick_place_run."""
     suit = meld.read_as[0].suit
     assert suit is not None
-    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     low, high = meld.positions[0], meld.positions[-1]  # a run fills every place between its ends
-    placed: list[MeldCard] = []
-    choices: list[tuple[int, ...]] = []  # where each card placed may stand, nearest the run first
+    fixed: dict[int, MeldCard] = {}  # the cards with one place they may stand at, by that place
+    placed: list[MeldCard] = []  # aces that may stand at either end
+    choices: list[tuple[int, ...]] = []  # where each of those may stand, nearest the run first
     free: list[MeldCard] = []
     for held in cards:
         if held.role is None and wild[held.card.code]:
@@ -926,24 +926,40 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
             return None
         assert stands.rank is not None
         if stands.rank is Rank.ACE:
-            outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if not low <= place <= high)
-            if len(outside) > 1:
-                outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+            outside = _ace_places(rules, low, high)
         else:
             outside = () if low <= stands.rank <= high else (int(stands.rank),)  # every other rank has one place
         if not outside:
             return None
-        placed.append(held)
-        choices.append(outside)
+        if len(outside) > 1:
+            placed.append(held)
+            choices.append(outside)
+        elif outside[0] in fixed:
+            return None  # two cards for one place, whatever place the others take
+        else:
+            fixed[outside[0]] = held
     if not placed:
-        return _quick_place_run(meld, {}, free, suit, rules, wild)
+        return _quick_place_run(meld, fixed, free, suit, rules, wild)
+    # Only aces may stand at either end, and at no place another card may take.
     for choice in itertools.product(*choices):
         if len(set(choice)) < len(choice):
             continue
-        found = _quick_place_run(meld, dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
+        found = _quick_place_run(meld, fixed | dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
         if found is not None:
             return found
     return None
+
+
+def _ace_places(rules: RuleSet, low: int, high: int) -> tuple[int, ...]:
+    """Where an ace may stand beyond a run from place `low` to `high`, nearest the run first."""
+    outside = tuple(
+        place
+        for place in rank_positions(Rank.ACE, rules.options.ace, rules.options.no_aces_in_runs)
+        if not low <= place <= high
+    )
+    if len(outside) > 1:
+        outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+    return outside
 
 
 def _quick_place_run(
@@ -992,7 +1008,7 @@ def _quick_place_run(
             and not (apart and _side_by_side(wild_places + places))
         )
         if legal and count - own >= 2:
-            return _run_with(meld, fixed, dict(zip(places, free, strict=True)), row, low - below, high + above)
+            return _run_with(meld, fixed | dict(zip(places, free, strict=True)), row, low - below, high + above)
         if own or count - own < 2 or count == MAX_RUN:
             # The full check may read the cards otherwise (an ace at the other end), unless no
             # reading of them at all can be legal.
@@ -1041,30 +1057,17 @@ def _side_by_side(places: list[int]) -> bool:
     return not set(places).isdisjoint([place + 1 for place in places])
 
 
-def _run_with(
-    meld: TableMeld, fixed: dict[int, MeldCard], placed: dict[int, MeldCard], row: list[Card], low: int, high: int
-) -> TableMeld:
-    """The run from place `low` to `high`: the meld's cards, those `fixed` with their roles, and the
-    wilds `placed`, each standing for the card of its place (`row`)."""
-    added = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-    for place, held in placed.items():
-        added[place] = (held.card, row[place - 1])
-    below = _cards_and_roles([added[place] for place in range(low, meld.positions[0])])
-    above = _cards_and_roles([added[place] for place in range(meld.positions[-1] + 1, high + 1)])
+def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: int, high: int) -> TableMeld:
+    """The run from place `low` to `high`: the meld's cards and those `laid` by place, each standing
+    for the card of its place (`row`), as a natural and a wild's role there do."""
+    below = range(low, meld.positions[0])
+    above = range(meld.positions[-1] + 1, high + 1)
     return TableMeld(
         MeldKind.RUN,
-        below[0] + meld.cards + above[0],
-        below[1] + meld.read_as + above[1],
+        (*[laid[place].card for place in below], *meld.cards, *[laid[place].card for place in above]),
+        (*row[low - 1 : meld.positions[0] - 1], *meld.read_as, *row[meld.positions[-1] : high]),
         tuple(range(low, high + 1)),
     )
-
-
-def _cards_and_roles(cells: list[tuple[Card, Card]]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """(the cards, what each stands for)."""
-    if not cells:
-        return (), ()
-    cards, stands = zip(*cells, strict=True)
-    return cards, stands
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
@@ -1369,8 +1372,9 @@ class _LayoffSearch:
         cards could stand in for), or None where it is not legal. The check is remembered across
         hands too, as the later players of a round meet the same melds (D6)."""
         local = taken << self.index_bits | index
-        if local in self.extended:
-            return self.extended[local]
+        extended = self.extended.get(local, _UNCHECKED)
+        if extended is not _UNCHECKED:
+            return extended
         meld = self.declarer[index]
         key = (meld, self._alike(meld, used))
         extended = self.shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
@@ -1378,22 +1382,26 @@ class _LayoffSearch:
             if len(self.shared) >= _EXTENDED_LIMIT:
                 self.shared.clear()
             # What verify_layoff answers, without wording a refusal.
-            extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
+            extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
             self.shared[key] = extended
         self.extended[local] = extended
         return extended
 
-    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[Card | None, ...]:
-        """The cards as far as a lay-off onto the meld can tell them apart. Wild cards count as wild
-        wherever they stand (unless a wild in its own place counts as natural), so on a meld with one
-        reading any of them does as well as another, and as high (D11); only a wild of the run's suit
-        or the set's rank may stand for itself, which the full meld check reads otherwise."""
-        if meld.is_open or self.rules.options.wild_in_place_natural:
-            return used
+    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[int, ...]:
+        """The cards' codes as far as a lay-off onto the meld can tell them apart (-1: any wild).
+        Wild cards count as wild wherever they stand (unless a wild in its own place counts as
+        natural), so on a meld with one reading any of them does as well as another, and as high
+        (D11); only a wild of the run's suit or the set's rank may stand for itself, which the full
+        meld check reads otherwise. Codes, as a tuple of them hashes faster than one of cards."""
+        if meld.others or self.rules.options.wild_in_place_natural:
+            return tuple([card.code for card in used])
+        wild = self.wild
         first = meld.read_as[0]
         if meld.kind is MeldKind.RUN:
-            return tuple(None if self.wild[card.code] and card.suit != first.suit else card for card in used)
-        return tuple(None if self.wild[card.code] and card.rank != first.rank else card for card in used)
+            suit = first.suit
+            return tuple([-1 if wild[card.code] and card.suit is not suit else card.code for card in used])
+        rank = first.rank
+        return tuple([-1 if wild[card.code] and card.rank is not rank else card.code for card in used])
 
     def height(self, index: int, used: tuple[Card, ...], extended: TableMeld) -> int:
         """How high the wilds of a lay-off stand (D11), found only for lay-offs that may be chosen."""
@@ -1409,9 +1417,9 @@ class _LayoffSearch:
             meld = melds[index]
             alike = self._alike(meld, used)
             # Checked already for exactly these cards unless the check was shared by other wilds.
-            extended = self.shared.get((meld, alike)) if None not in alike else None
+            extended = self.shared.get((meld, alike)) if -1 not in alike else None
             if extended is None:
-                extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
+                extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1511,7 +1519,7 @@ def _over(counts: int, taken: int) -> bool:
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_Extended = dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]
+_Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
 _EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
