@@ -632,7 +632,8 @@ def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
     """How high the laid-off wild cards stand: runs above sets, upper places above lower ones."""
     if after.kind is MeldKind.SET:
         return -1
-    return sum(place for card, _, place in _added(before, after) if info.is_wild(card))
+    wild = _wild_codes(info)
+    return sum(place for card, _, place in _added(before, after) if wild[card.code])
 
 
 def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: RoundInfo) -> TableMeld:
@@ -905,7 +906,7 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
         return None
     if rules.options.distinct_suit_sets and len({card.suit for card in filled if card is not None}) < 3:
         return _UNSURE
-    return TableMeld(MeldKind.SET, meld.cards + tuple(held.card for held in cards), tuple(filled))  # type: ignore[arg-type]
+    return TableMeld(MeldKind.SET, (*meld.cards, *[held.card for held in cards]), tuple(filled))  # type: ignore[arg-type]
 
 
 def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
@@ -974,19 +975,22 @@ def _quick_place_run(
     low, high, gaps = first, last, []
     if fixed:
         low, high = min(low, *fixed), max(high, *fixed)
-        gaps = [place for place in range(low, first) if place not in fixed]
-        gaps += [place for place in range(last + 1, high + 1) if place not in fixed]
-    if len(gaps) > len(free):
-        return None
+        gaps = [place for place in (*range(low, first), *range(last + 1, high + 1)) if place not in fixed]
     extras = len(free) - len(gaps)
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-    limit = rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
-    apart = rules.options.no_adjacent_wilds
+    if extras < 0:
+        return None
+    options = rules.options
+    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+    limit = options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    apart = options.no_adjacent_wilds
     row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
     # The places of the wild cards already there, and how many wilds stand for themselves.
-    at_wilds = [index for index, card in enumerate(meld.cards) if wild[card.code]]
-    wild_places = [first + index for index in at_wilds]
-    selves = sum(meld.cards[index].code == meld.read_as[index].code for index in at_wilds)
+    wild_places = []
+    selves = 0
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if wild[card.code]:
+            wild_places.append(place)
+            selves += card.code == stands.code
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -995,7 +999,7 @@ def _quick_place_run(
         below = extras - above
         if low - below < 1 or high + above > 14:
             continue
-        places = gaps + list(range(low - 1, low - below - 1, -1)) + list(range(high + 1, high + above + 1))
+        places = [*gaps, *range(low - 1, low - below - 1, -1), *range(high + 1, high + above + 1)]
         own = selves
         for place, held in zip(places, free, strict=True):
             own += held.card.code == row[place - 1].code
@@ -1005,7 +1009,7 @@ def _quick_place_run(
             and lowest <= low - below
             and high + above <= highest
             and not (limit and 2 * (len(wild_places) + len(places)) > count)
-            and not (apart and _side_by_side(wild_places + places))
+            and not (apart and len(wild_places) + len(places) > 1 and _side_by_side(wild_places + places))
         )
         if legal and count - own >= 2:
             return _run_with(meld, fixed | dict(zip(places, free, strict=True)), row, low - below, high + above)
