@@ -632,7 +632,8 @@ def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
     """How high the laid-off wild cards stand: runs above sets, upper places above lower ones."""
     if after.kind is MeldKind.SET:
         return -1
-    return sum(place for card, _, place in _added(before, after) if info.is_wild(card))
+    wild = _wild_codes(info)
+    return sum(place for card, _, place in _added(before, after) if wild[card.code])
 
 
 def _still_open(before: TableMeld, chosen: TableMeld, rules: RuleSet, info: RoundInfo) -> TableMeld:
@@ -905,17 +906,17 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
         return None
     if rules.options.distinct_suit_sets and len({card.suit for card in filled if card is not None}) < 3:
         return _UNSURE
-    return TableMeld(MeldKind.SET, meld.cards + tuple(held.card for held in cards), tuple(filled))  # type: ignore[arg-type]
+    return TableMeld(MeldKind.SET, (*meld.cards, *[held.card for held in cards]), tuple(filled))  # type: ignore[arg-type]
 
 
 def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
     """_extend_run step by step, each extended run judged by _quick_place_run."""
     suit = meld.read_as[0].suit
     assert suit is not None
-    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     low, high = meld.positions[0], meld.positions[-1]  # a run fills every place between its ends
-    placed: list[MeldCard] = []
-    choices: list[tuple[int, ...]] = []  # where each card placed may stand, nearest the run first
+    fixed: dict[int, MeldCard] = {}  # the cards with one place they may stand at, by that place
+    placed: list[MeldCard] = []  # aces that may stand at either end
+    choices: list[tuple[int, ...]] = []  # where each of those may stand, nearest the run first
     free: list[MeldCard] = []
     for held in cards:
         if held.role is None and wild[held.card.code]:
@@ -926,24 +927,40 @@ def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
             return None
         assert stands.rank is not None
         if stands.rank is Rank.ACE:
-            outside = tuple(place for place in rank_positions(stands.rank, ace, no_aces) if not low <= place <= high)
-            if len(outside) > 1:
-                outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+            outside = _ace_places(rules, low, high)
         else:
             outside = () if low <= stands.rank <= high else (int(stands.rank),)  # every other rank has one place
         if not outside:
             return None
-        placed.append(held)
-        choices.append(outside)
+        if len(outside) > 1:
+            placed.append(held)
+            choices.append(outside)
+        elif outside[0] in fixed:
+            return None  # two cards for one place, whatever place the others take
+        else:
+            fixed[outside[0]] = held
     if not placed:
-        return _quick_place_run(meld, {}, free, suit, rules, wild)
+        return _quick_place_run(meld, fixed, free, suit, rules, wild)
+    # Only aces may stand at either end, and at no place another card may take.
     for choice in itertools.product(*choices):
         if len(set(choice)) < len(choice):
             continue
-        found = _quick_place_run(meld, dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
+        found = _quick_place_run(meld, fixed | dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
         if found is not None:
             return found
     return None
+
+
+def _ace_places(rules: RuleSet, low: int, high: int) -> tuple[int, ...]:
+    """Where an ace may stand beyond a run from place `low` to `high`, nearest the run first."""
+    outside = tuple(
+        place
+        for place in rank_positions(Rank.ACE, rules.options.ace, rules.options.no_aces_in_runs)
+        if not low <= place <= high
+    )
+    if len(outside) > 1:
+        outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
+    return outside
 
 
 def _quick_place_run(
@@ -958,19 +975,22 @@ def _quick_place_run(
     low, high, gaps = first, last, []
     if fixed:
         low, high = min(low, *fixed), max(high, *fixed)
-        gaps = [place for place in range(low, first) if place not in fixed]
-        gaps += [place for place in range(last + 1, high + 1) if place not in fixed]
-    if len(gaps) > len(free):
-        return None
+        gaps = [place for place in (*range(low, first), *range(last + 1, high + 1)) if place not in fixed]
     extras = len(free) - len(gaps)
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-    limit = rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
-    apart = rules.options.no_adjacent_wilds
+    if extras < 0:
+        return None
+    options = rules.options
+    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+    limit = options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
+    apart = options.no_adjacent_wilds
     row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
     # The places of the wild cards already there, and how many wilds stand for themselves.
-    at_wilds = [index for index, card in enumerate(meld.cards) if wild[card.code]]
-    wild_places = [first + index for index in at_wilds]
-    selves = sum(meld.cards[index].code == meld.read_as[index].code for index in at_wilds)
+    wild_places = []
+    selves = 0
+    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+        if wild[card.code]:
+            wild_places.append(place)
+            selves += card.code == stands.code
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -979,7 +999,7 @@ def _quick_place_run(
         below = extras - above
         if low - below < 1 or high + above > 14:
             continue
-        places = gaps + list(range(low - 1, low - below - 1, -1)) + list(range(high + 1, high + above + 1))
+        places = [*gaps, *range(low - 1, low - below - 1, -1), *range(high + 1, high + above + 1)]
         own = selves
         for place, held in zip(places, free, strict=True):
             own += held.card.code == row[place - 1].code
@@ -989,10 +1009,10 @@ def _quick_place_run(
             and lowest <= low - below
             and high + above <= highest
             and not (limit and 2 * (len(wild_places) + len(places)) > count)
-            and not (apart and _side_by_side(wild_places + places))
+            and not (apart and len(wild_places) + len(places) > 1 and _side_by_side(wild_places + places))
         )
         if legal and count - own >= 2:
-            return _run_with(meld, fixed, dict(zip(places, free, strict=True)), row, low - below, high + above)
+            return _run_with(meld, fixed | dict(zip(places, free, strict=True)), row, low - below, high + above)
         if own or count - own < 2 or count == MAX_RUN:
             # The full check may read the cards otherwise (an ace at the other end), unless no
             # reading of them at all can be legal.
@@ -1041,30 +1061,17 @@ def _side_by_side(places: list[int]) -> bool:
     return not set(places).isdisjoint([place + 1 for place in places])
 
 
-def _run_with(
-    meld: TableMeld, fixed: dict[int, MeldCard], placed: dict[int, MeldCard], row: list[Card], low: int, high: int
-) -> TableMeld:
-    """The run from place `low` to `high`: the meld's cards, those `fixed` with their roles, and the
-    wilds `placed`, each standing for the card of its place (`row`)."""
-    added = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-    for place, held in placed.items():
-        added[place] = (held.card, row[place - 1])
-    below = _cards_and_roles([added[place] for place in range(low, meld.positions[0])])
-    above = _cards_and_roles([added[place] for place in range(meld.positions[-1] + 1, high + 1)])
+def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: int, high: int) -> TableMeld:
+    """The run from place `low` to `high`: the meld's cards and those `laid` by place, each standing
+    for the card of its place (`row`), as a natural and a wild's role there do."""
+    below = range(low, meld.positions[0])
+    above = range(meld.positions[-1] + 1, high + 1)
     return TableMeld(
         MeldKind.RUN,
-        below[0] + meld.cards + above[0],
-        below[1] + meld.read_as + above[1],
+        (*[laid[place].card for place in below], *meld.cards, *[laid[place].card for place in above]),
+        (*row[low - 1 : meld.positions[0] - 1], *meld.read_as, *row[meld.positions[-1] : high]),
         tuple(range(low, high + 1)),
     )
-
-
-def _cards_and_roles(cells: list[tuple[Card, Card]]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """(the cards, what each stands for)."""
-    if not cells:
-        return (), ()
-    cards, stands = zip(*cells, strict=True)
-    return cards, stands
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
@@ -1165,6 +1172,11 @@ _Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], int]
 # cards, their points, how many of each of the hand's distinct cards they take (packed), how many
 # wilds, the points of its naturals, and of those naturals that might also fit a later meld.
 _Candidate = tuple[int, tuple[Card, ...], int, int, int, int, int]
+# A part of a candidate lay-off (one card, a group of wilds, the naturals beyond one end of a run):
+# its cards and their figures as in a _Candidate, which add up. A candidate is the naturals of one
+# part and the wilds of another.
+_Part = tuple[tuple[Card, ...], int, int, int, int, int]
+_NO_CARDS: _Part = ((), 0, 0, 0, 0, 0)
 
 
 def score_with_layoffs(
@@ -1334,30 +1346,29 @@ class _LayoffSearch:
         known = self.candidates.get(key)
         if known is not None:
             return known
-        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates).
-        keys = self.keys
-        cards = {keys[at]: count for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)}
-        made = []
-        groups = _layoff_candidates(self.declarer[index], cards, self.rules, self.info, self.values)
-        at, values, wild = self.at, self.values, self.wild
+        # Only the cards the meld's candidates can use (in the hand's order, so the same candidates),
+        # each as a candidate of one card: a candidate's figures are then sums of its parts'.
+        keys, values, wild = self.keys, self.values, self.wild
         later = self.later_sets[index + 1]
-        for order, used in enumerate(groups):
-            taken = shed = natural_shed = later_shed = wilds = 0
-            for card in used:
-                code = card.code
-                where = at[code]
-                taken += 1 << _BITS * where
-                shed += values[code]
-                if wild[code]:
-                    wilds += 1
+        naturals: list[tuple[_Part, int]] = []
+        wilds: list[tuple[_Part, int]] = []
+        for at in self.relevant[index]:
+            count = counts >> _BITS * at & _FIELD
+            if count:
+                card = keys[at]
+                points = values[card.code]
+                if wild[card.code]:
+                    wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
                 else:
-                    natural_shed += values[code]
-                    if where in later:
-                        later_shed += values[code]
-            if _over(counts, taken):
-                continue  # one ace at both ends of a run (ace both ways): never legal (D14)
-            made.append((order, used, shed, taken, wilds, natural_shed, later_shed))
-        made.sort(key=lambda candidate: -candidate[2])
+                    unit = ((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0)
+                    naturals.append((unit, count))
+        made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
+        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        if lowest == 1 and highest == 14:
+            # One ace at both ends of a run takes more than is held where only one is: never legal
+            # (D14). No other candidate takes more of a card than is held.
+            made = [candidate for candidate in made if not _over(counts, candidate[3])]
+        made.sort(key=operator.itemgetter(2), reverse=True)  # stable: ties stay in the order made
         self.candidates[key] = made
         return made
 
@@ -1366,8 +1377,9 @@ class _LayoffSearch:
         cards could stand in for), or None where it is not legal. The check is remembered across
         hands too, as the later players of a round meet the same melds (D6)."""
         local = taken << self.index_bits | index
-        if local in self.extended:
-            return self.extended[local]
+        extended = self.extended.get(local, _UNCHECKED)
+        if extended is not _UNCHECKED:
+            return extended
         meld = self.declarer[index]
         key = (meld, self._alike(meld, used))
         extended = self.shared.get(key, _UNCHECKED)  # one lookup: another thread may clear the cache
@@ -1375,22 +1387,26 @@ class _LayoffSearch:
             if len(self.shared) >= _EXTENDED_LIMIT:
                 self.shared.clear()
             # What verify_layoff answers, without wording a refusal.
-            extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
+            extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
             self.shared[key] = extended
         self.extended[local] = extended
         return extended
 
-    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[Card | None, ...]:
-        """The cards as far as a lay-off onto the meld can tell them apart. Wild cards count as wild
-        wherever they stand (unless a wild in its own place counts as natural), so on a meld with one
-        reading any of them does as well as another, and as high (D11); only a wild of the run's suit
-        or the set's rank may stand for itself, which the full meld check reads otherwise."""
-        if meld.is_open or self.rules.options.wild_in_place_natural:
-            return used
+    def _alike(self, meld: TableMeld, used: tuple[Card, ...]) -> tuple[int, ...]:
+        """The cards' codes as far as a lay-off onto the meld can tell them apart (-1: any wild).
+        Wild cards count as wild wherever they stand (unless a wild in its own place counts as
+        natural), so on a meld with one reading any of them does as well as another, and as high
+        (D11); only a wild of the run's suit or the set's rank may stand for itself, which the full
+        meld check reads otherwise. Codes, as a tuple of them hashes faster than one of cards."""
+        if meld.others or self.rules.options.wild_in_place_natural:
+            return tuple([card.code for card in used])
+        wild = self.wild
         first = meld.read_as[0]
         if meld.kind is MeldKind.RUN:
-            return tuple(None if self.wild[card.code] and card.suit != first.suit else card for card in used)
-        return tuple(None if self.wild[card.code] and card.rank != first.rank else card for card in used)
+            suit = first.suit
+            return tuple([-1 if wild[card.code] and card.suit is not suit else card.code for card in used])
+        rank = first.rank
+        return tuple([-1 if wild[card.code] and card.rank is not rank else card.code for card in used])
 
     def height(self, index: int, used: tuple[Card, ...], extended: TableMeld) -> int:
         """How high the wilds of a lay-off stand (D11), found only for lay-offs that may be chosen."""
@@ -1406,9 +1422,9 @@ class _LayoffSearch:
             meld = melds[index]
             alike = self._alike(meld, used)
             # Checked already for exactly these cards unless the check was shared by other wilds.
-            extended = self.shared.get((meld, alike)) if None not in alike else None
+            extended = self.shared.get((meld, alike)) if -1 not in alike else None
             if extended is None:
-                extended = _layoff_or_none(meld, tuple(MeldCard(card) for card in used), self.rules, self.info)
+                extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1508,7 +1524,7 @@ def _over(counts: int, taken: int) -> bool:
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
-_Extended = dict[tuple[TableMeld, tuple[Card | None, ...]], TableMeld | None]
+_Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
 _EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
@@ -1533,33 +1549,61 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
     return table
 
 
-def _wild_groups(
-    distinct: list[Card], cards: Mapping[Card, int], rules: RuleSet, values: Sequence[int]
-) -> list[tuple[Card, ...]]:
-    """The groups of the hand's wild cards worth laying off; `distinct`: the wild cards held, each once.
+def _wild_groups(wilds: list[tuple[_Part, int]], rules: RuleSet) -> list[_Part]:
+    """The groups of the hand's wild cards worth laying off; `wilds`: each wild card held as a part
+    of one card, with how many are held.
 
     Wilds are interchangeable, so shedding n of them means shedding the n dearest, except when a
     wild may count as natural in its own place (wild_in_place_natural): then every sub-multiset.
     """
-    if not distinct:
-        return [()]
-    if len(distinct) > 1:
-        distinct.sort(key=lambda card: -values[card.code])
-    if not rules.options.wild_in_place_natural:
-        wilds: tuple[Card, ...] = ()
-        for card in distinct:
-            wilds += (card,) * cards[card]
-        return [wilds[:count] for count in range(len(wilds) + 1)]
-    return _multisets(distinct, cards)
-
-
-def _multisets(distinct: list[Card], cards: Mapping[Card, int]) -> list[tuple[Card, ...]]:
-    """Every group of the cards held (up to `cards[card]` of each), in the order of
-    itertools.product over how many of each, the empty group first."""
-    groups: list[tuple[Card, ...]] = [()]
-    for card in distinct:
-        groups = [group + (card,) * count for group in groups for count in range(cards[card] + 1)]
+    if len(wilds) > 1:
+        wilds.sort(key=lambda wild: -wild[0][1])
+    if rules.options.wild_in_place_natural:
+        return _multisets(wilds)
+    groups = [_NO_CARDS]
+    for unit, count in wilds:
+        for _ in range(count):
+            groups.append(_joined(groups[-1], unit))
     return groups
+
+
+def _multisets(units: list[tuple[_Part, int]]) -> list[_Part]:
+    """Every group of the cards held (up to the count of each), in the order of itertools.product
+    over how many of each, the empty group first."""
+    groups = [_NO_CARDS]
+    for unit, count in units:
+        copies = [_NO_CARDS]
+        for _ in range(count):
+            copies.append(_joined(copies[-1], unit))
+        groups = [_joined(group, copy) for group in groups for copy in copies]
+    return groups
+
+
+def _joined(first: _Part, second: _Part) -> _Part:
+    """The part of the cards of both (most parts joined are empty: the empty group of wilds, no
+    natural beyond one end of a run)."""
+    if not second[0]:
+        return first
+    if not first[0]:
+        return second
+    return (
+        first[0] + second[0],
+        first[1] + second[1],
+        first[2] + second[2],
+        first[3] + second[3],
+        first[4] + second[4],
+        first[5] + second[5],
+    )
+
+
+def _numbered(groups: Iterable[_Candidate], first: int = 0) -> list[_Candidate]:
+    """The candidates numbered again in their order, from `first`."""
+    return [(order, *candidate[1:]) for order, candidate in enumerate(groups, first)]
+
+
+def _wilds_alone(groups: Iterable[_Part]) -> list[_Candidate]:
+    """The groups of wilds as candidates, numbered in their order."""
+    return [(order, *group) for order, group in enumerate(groups)]
 
 
 def _layoff_candidates(
@@ -1568,38 +1612,53 @@ def _layoff_candidates(
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
     wild = _wild_codes(info)
-    naturals: dict[Card, int] = {}
-    wilds: list[Card] = []
-    for card, count in cards.items():
+    naturals: list[tuple[_Part, int]] = []
+    wilds: list[tuple[_Part, int]] = []
+    for at, (card, count) in enumerate(cards.items()):
+        points = values[card.code]
         if not wild[card.code]:
-            naturals[card] = count
+            naturals.append((((card,), points, 1 << _BITS * at, 0, points, 0), count))
         elif count:
-            wilds.append(card)
-    wild_groups = _wild_groups(wilds, cards, rules, values)
+            wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
+    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
+
+
+def _candidate_list(
+    meld: TableMeld, naturals: list[tuple[_Part, int]], wilds: list[tuple[_Part, int]], rules: RuleSet
+) -> list[_Candidate]:
+    """The candidates whose cards _layoff_candidates gives, in that order and numbered so;
+    `naturals`, `wilds`: the cards held, each as a part of one card, with how many are held."""
+    wild_groups = _wild_groups(wilds, rules)
     if not meld.others:
         return _reading_candidates(meld, naturals, rules, wild_groups)
-    groups: dict[tuple[Card, ...], None] = {}  # as a set in the order first made
+    groups: dict[tuple[Card, ...], _Candidate] = {}  # as a set in the order first made
     for reading in meld.readings:
-        groups.update(dict.fromkeys(_reading_candidates(reading, naturals, rules, wild_groups)))
-    return list(groups)
+        for candidate in _reading_candidates(reading, naturals, rules, wild_groups):
+            groups.setdefault(candidate[1], candidate)
+    return _numbered(groups.values())
 
 
 def _reading_candidates(
-    meld: TableMeld, naturals_in_hand: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> list[tuple[Card, ...]]:
+    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+) -> list[_Candidate]:
     if meld.kind is MeldKind.RUN:
-        return _run_candidates(meld, naturals_in_hand, rules, wild_groups)
+        return _run_candidates(meld, naturals, rules, wild_groups)
     rank = meld.read_as[0].rank
-    mates = [card for card in naturals_in_hand if card.rank == rank]
+    mates = [natural for natural in naturals if natural[0][0][0].rank == rank]
     if not mates:
-        return wild_groups[1:]  # the first group is the empty one: no lay-off
-    groups = [naturals + extra for naturals in _multisets(mates, naturals_in_hand) for extra in wild_groups]
-    return groups[1:]
+        return _wilds_alone(wild_groups[1:])  # the first group is the empty one: no lay-off
+    groups = [
+        (order, cards + extra[0], shed + extra[1], taken + extra[2], extra[3], shed, later)
+        for order, ((cards, shed, taken, _, _, later), extra) in enumerate(
+            itertools.product(_multisets(mates), wild_groups), -1
+        )
+    ]
+    return groups[1:]  # the first is the empty group
 
 
 def _run_candidates(
-    meld: TableMeld, naturals: Mapping[Card, int], rules: RuleSet, wild_groups: list[tuple[Card, ...]]
-) -> list[tuple[Card, ...]]:
+    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+) -> list[_Candidate]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild;
     for each way below the run (see _outward), each way above it that the wilds left can fill."""
     suit = meld.read_as[0].suit
@@ -1610,47 +1669,51 @@ def _run_candidates(
     below, above = row[lowest - 1 : low - 1][::-1], row[high:highest]
     by_size = _by_size(wild_groups)
     most_wilds = len(by_size) - 1
-    held = {card.code for card, count in naturals.items() if count > 0}
+    held = {unit[0][0].code: unit for unit, count in naturals if count > 0}
     if not held:  # wilds alone: one group of each size the places beyond the ends can take
-        return [group for size in range(1, min(most_wilds, len(below) + len(above)) + 1) for group in by_size[size]]
+        sizes = range(1, min(most_wilds, len(below) + len(above)) + 1)
+        return _wilds_alone(group for size in sizes for group in by_size[size])
     highs = _outward(above, held, most_wilds)
-    full_highs = [way for way in highs if len(way[0]) + way[1] == len(above)]
-    groups: list[tuple[Card, ...]] = []
+    full_highs = [way for way in highs if len(way[0][0]) + way[1] == len(above)]
+    groups: list[_Candidate] = []
     for low_naturals, low_wilds, ends_natural in _outward(below, held, most_wilds):
         budget = most_wilds - low_wilds
         # A way below ending in a wild came after the same way with that wild moved above the run,
         # which made the same groups unless the way above already fills every place there.
         for high_naturals, high_wilds, _ in highs if ends_natural else full_highs:
             if high_wilds <= budget:
+                cards, shed, taken, _, _, later = _joined(low_naturals, high_naturals)
                 for extra in by_size[low_wilds + high_wilds]:
-                    groups.append(low_naturals + high_naturals + extra)
+                    order = len(groups) - 1  # the first group is the empty one, dropped below
+                    groups.append((order, cards + extra[0], shed + extra[1], taken + extra[2], extra[3], shed, later))
     if lowest == 1 and highest == 14:  # an ace may stand beyond either end: the same groups twice
-        groups = list(dict.fromkeys(groups))
+        groups = _numbered({candidate[1]: candidate for candidate in groups}.values(), -1)
     return groups[1:]  # the first is the empty group: no lay-off
 
 
-def _by_size(wild_groups: list[tuple[Card, ...]]) -> list[list[tuple[Card, ...]]]:
+def _by_size(wild_groups: list[_Part]) -> list[list[_Part]]:
     """The wild groups by their number of cards, in order."""
-    if len(wild_groups[-1]) == len(wild_groups) - 1:  # one group of each size, smallest first
+    if wild_groups[-1][3] == len(wild_groups) - 1:  # one group of each size, smallest first
         return [[group] for group in wild_groups]
-    by_size: list[list[tuple[Card, ...]]] = [[] for _ in range(max(map(len, wild_groups)) + 1)]
+    by_size: list[list[_Part]] = [[] for _ in range(max(group[3] for group in wild_groups) + 1)]
     for group in wild_groups:
-        by_size[len(group)].append(group)
+        by_size[group[3]].append(group)
     return by_size
 
 
-def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple[tuple[Card, ...], int, bool]]:
+def _outward(places: list[Card], held: dict[int, _Part], wild_budget: int) -> list[tuple[_Part, int, bool]]:
     """Every way to fill the first n places beyond a run's end, fewest places first: (the naturals
     used, the wilds used, whether the last place filled holds a natural, or none is filled). `held`:
-    the codes of the naturals in hand. The places hold distinct cards, so each is used at most once."""
-    ways: list[tuple[tuple[Card, ...], int, bool]] = [((), 0, True)]
+    the naturals in hand by code, each as a part of one card. The places hold distinct cards, so
+    each is used at most once."""
+    ways: list[tuple[_Part, int, bool]] = [(_NO_CARDS, 0, True)]
     frontier = ways[:]
     for card in places:
-        grown: list[tuple[tuple[Card, ...], int, bool]] = []
-        in_hand = card.code in held
+        grown: list[tuple[_Part, int, bool]] = []
+        unit = held.get(card.code)
         for naturals, used_wilds, _ in frontier:
-            if in_hand:
-                grown.append(((*naturals, card), used_wilds, True))
+            if unit is not None:
+                grown.append((_joined(naturals, unit), used_wilds, True))
             if used_wilds < wild_budget:
                 grown.append((naturals, used_wilds + 1, False))
         if not grown:

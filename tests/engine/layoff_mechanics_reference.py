@@ -14,6 +14,8 @@ from dataclasses import replace
 from engine.cards import Card, MeldCard, Rank, Suit
 from engine.errors import IllegalLayoff
 from engine.layoffs import (
+    _BITS,
+    _FIELD,
     _PLACE_CARD,
     _QUIET,
     _SUIT_ROWS,
@@ -21,8 +23,11 @@ from engine.layoffs import (
     Place,
     Placement,
     TableMeld,
+    _Candidate,
     _distance,
     _extend,
+    _LayoffSearch,
+    _over,
     _wild_codes,
 )
 from engine.melds import MAX_RUN, MeldKind, rank_positions, run_range, set_with_free_wilds_placed
@@ -127,6 +132,33 @@ def _outward(places: list[Card], held: set[int], wild_budget: int) -> list[tuple
         ways.extend(grown)
         frontier = grown
     return ways
+
+
+def candidates(search: _LayoffSearch, index: int, counts: int) -> list[_Candidate]:
+    """_LayoffSearch._candidates as it was: the groups of _layoff_candidates, each card of each
+    counted one by one, dearest first (ties in the order made)."""
+    keys = search.keys
+    cards = {keys[at]: count for at in search.relevant[index] if (count := counts >> _BITS * at & _FIELD)}
+    made = []
+    groups = _layoff_candidates(search.declarer[index], cards, search.rules, search.info, search.values)
+    later = search.later_sets[index + 1]
+    for order, used in enumerate(groups):
+        taken = shed = natural_shed = later_shed = wilds = 0
+        for card in used:
+            where = search.at[card.code]
+            taken += 1 << _BITS * where
+            shed += search.values[card.code]
+            if search.wild[card.code]:
+                wilds += 1
+            else:
+                natural_shed += search.values[card.code]
+                if where in later:
+                    later_shed += search.values[card.code]
+        if _over(counts, taken):
+            continue  # one ace at both ends of a run (ace both ways): never legal (D14)
+        made.append((order, used, shed, taken, wilds, natural_shed, later_shed))
+    made.sort(key=lambda candidate: -candidate[2])
+    return made
 
 
 def _layoff_or_none(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:

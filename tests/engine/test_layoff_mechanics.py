@@ -14,13 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, parse_cards
+from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
 from engine.errors import IllegalMeld
 from engine.layoffs import (
     _UNSURE,
     TableMeld,
     _layoff_candidates,
     _layoff_or_none,
+    _LayoffSearch,
+    _pack_counts,
     _quick_extend,
     placements,
     table_melds,
@@ -79,6 +81,43 @@ def test_the_candidates_are_the_same_and_in_the_same_order(data: Drawn) -> None:
         assert _layoff_candidates(meld, cards, rules, info, values) == old._layoff_candidates(
             meld, cards, rules, info, values
         )
+
+
+def _near(table: tuple[TableMeld, ...], info: RoundInfo) -> list[Card]:
+    """Cards that might be laid off on the melds: a set's rank, the places just beyond a run's
+    ends (an ace at either end), and the wild cards."""
+    cards = [card for card in (Card.JOKER, *(Card(rank, suit) for rank in Rank for suit in Suit)) if info.is_wild(card)]
+    for meld in table:
+        for reading in meld.readings:
+            first = reading.read_as[0]
+            assert first.suit is not None and first.rank is not None
+            if reading.kind is MeldKind.SET:
+                cards += [Card(first.rank, suit) for suit in Suit]
+                continue
+            low, high = reading.positions[0], reading.positions[-1]
+            places = [*range(low - 3, low), *range(high + 1, high + 4), 1, 14]
+            cards += [Card(rank_at(place), first.suit) for place in places if 1 <= place <= 14]
+    return cards
+
+
+@CHECK
+@given(data=layoff_games(), more=st.lists(st.integers(0, 1000), max_size=10), kept=st.lists(st.booleans(), max_size=15))
+def test_the_searchs_candidates_are_the_same_and_in_the_same_order(
+    data: Drawn, more: list[int], kept: list[bool]
+) -> None:
+    """The candidates of a lay-off search with their figures (made of parts whose figures add up,
+    not card by card), for a hand of up to 15 cards near the melds and for the cards left after
+    some are laid off."""
+    written, hand, rules, info = data
+    table = table_melds(written, rules, info)
+    near = _near(table, info)
+    hand += tuple(near[pick % len(near)] for pick in more)
+    values = penalty_values(rules.options.penalty_table, info)
+    search = _LayoffSearch(Counter(hand), table, rules, info, values)
+    left = Counter(card for card, keep in zip(hand, kept, strict=False) if keep)
+    for counts in (search.start, _pack_counts(left[card] for card in search.keys)):
+        for index in range(search.meld_count):
+            assert search._candidates(index, counts) == old.candidates(search, index, counts)
 
 
 @CHECK
