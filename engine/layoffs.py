@@ -836,6 +836,9 @@ _PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 1
 _WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
 # Per suit, its cards by place (from place 1), for slicing: a lookup per place hashes a Suit.
 _SUIT_ROWS = {suit: [_PLACE_CARD[place, suit] for place in range(1, 15)] for suit in Suit}
+_SUIT_INDEX = {suit: _PLACE_CARD[2, suit].code & 3 for suit in Suit}  # as in a card code: rank * 4 + suit
+_RANK_PLACES = [0, 1 << 1 | 1 << 14, *(1 << rank for rank in range(2, 14))]  # a bit per place a rank may take
+_PLACE_RANKS = [0, *range(1, 14), 1]  # the rank at each place (the ace at 1 and 14)
 
 
 def _wild_codes(info: RoundInfo) -> list[bool]:
@@ -1220,49 +1223,76 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.meld_count = len(declarer)
         self.keys = tuple(hand)
-        self.start = _pack_counts(hand.values())
-        self.at = [0] * 56  # by card code, the index of the hand's distinct card
-        for index, card in enumerate(self.keys):
-            self.at[card.code] = index
-        self.wild = _wild_codes(info)  # by card code
-        self.natural_at = tuple(index for index, card in enumerate(self.keys) if not self.wild[card.code])
-        self.wild_at = tuple(index for index, card in enumerate(self.keys) if self.wild[card.code])
-        self.wild_count = sum(hand[self.keys[index]] for index in self.wild_at)
+        self.at = at = [0] * 56  # by card code, the index of the hand's distinct card
+        self.wild = wild = _wild_codes(info)  # by card code
+        natural_at = [-1] * 56  # by card code, the index of the hand's natural card, or -1
+        held = [0, 0, 0, 0]  # per suit, a bit for each place where the hand holds a natural
+        naturals: list[int] = []
+        wilds: list[int] = []
+        wild_values: list[int] = []  # the points of each of the hand's wild cards
+        packed = 0
+        for index, (card, count) in enumerate(hand.items()):  # one pass: these were six before
+            code = card.code
+            at[code] = index
+            packed |= count << _BITS * index
+            if wild[code]:
+                wilds.append(index)
+                wild_values += [values[code]] * count
+            else:
+                naturals.append(index)
+                natural_at[code] = index
+                held[code & 3] |= _RANK_PLACES[code >> 2]
+        self.start = packed
+        self.natural_at, self.wild_at = tuple(naturals), tuple(wilds)
+        self.wild_count = len(wild_values)
         self.sub_hands: SubHands | None = None
         if not rules.options.wild_in_place_natural:
             self.sub_hands = SubHands(
-                [self.keys[index] for index in self.natural_at],
-                [_BITS * index for index in self.natural_at],
-                self.start,
+                [self.keys[index] for index in naturals],
+                [_BITS * index for index in naturals],
+                packed,
                 _BITS,
-                [values[self.keys[index].code] for index in self.wild_at for _ in range(hand[self.keys[index]])],
+                wild_values,
                 rules,
                 values,
             )
         self.scores: dict[int, tuple[int, list[int]]] = {}  # by the counts: `cost` and `floors`
         self.known: dict[int, _Found] = {}  # by the counts and the meld index, packed
         self.index_bits = self.meld_count.bit_length()
-        # Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
-        # a set's rank or of a run's suit at a place it leaves free): its candidates use no others,
-        # so they are remembered by the counts of these alone.
-        natural_at = [-1] * 56
-        for at in self.natural_at:
-            natural_at[self.keys[at].code] = at
-        layable = [self._reach(meld, natural_at) for meld in declarer]
-        self.relevant = [tuple(sorted(fits)) for fits in layable]
-        self.relevant_mask = [sum(_FIELD << _BITS * at for at in fits) for fits in layable]
-        # Per meld index i, the hand's distinct naturals that could ever be laid off on melds i, i+1,
-        # ... with their points: with `floor` (wilds free), a bound on what lay-offs there can reach.
-        self.later: list[tuple[tuple[int, int], ...]] = []  # (shift of the card's count, its points)
-        self.later_sets: list[set[int]] = []
-        for index in range(len(declarer) + 1):
-            union = set().union(*layable[index:]).difference(self.wild_at)
-            self.later_sets.append(union)
-            self.later.append(tuple((_BITS * at, values[self.keys[at].code]) for at in sorted(union)))
+        self._tables(natural_at, held)
         self.candidates: dict[int, list[_Candidate]] = {}
         self.shared = _extensions(rules, info)
         self.extended: dict[int, TableMeld | None] = {}
         self.heights: dict[tuple[int, tuple[Card, ...]], int] = {}
+
+    def _tables(self, natural_at: list[int], held: list[int]) -> None:
+        """Per meld, the hand's distinct cards that could ever be laid off on it (wilds; naturals of
+        a set's rank or of a run's suit at a place it leaves free): its candidates use no others,
+        so they are remembered by the counts of these alone. And per meld index i, the hand's
+        distinct naturals that could ever be laid off on melds i, i+1, ... with their points: with
+        `floor` (wilds free), a bound on what lay-offs there can reach. `natural_at`: by card code,
+        the index of the hand's natural card, or -1; `held`: per suit, the places of its naturals."""
+        ends = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        reaches = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
+        wild_at = self.wild_at
+        wild_mask = 0
+        for at in wild_at:
+            wild_mask |= _FIELD << _BITS * at
+        self.relevant = [tuple(sorted(reach.union(wild_at))) for reach in reaches]
+        self.relevant_mask = [sum([_FIELD << _BITS * at for at in reach], wild_mask) for reach in reaches]
+        keys, values = self.keys, self.values
+        union: set[int] = set()
+        points: tuple[tuple[int, int], ...] = ()  # (shift of the card's count, its points)
+        self.later_sets = [union]
+        self.later = [points]
+        for reach in reversed(reaches):  # from the last meld back: each adds its naturals
+            if not reach <= union:
+                union = union | reach
+                points = tuple([(_BITS * at, values[keys[at].code]) for at in sorted(union)])
+            self.later_sets.append(union)
+            self.later.append(points)
+        self.later_sets.reverse()
+        self.later.reverse()
 
     def best(self) -> _Found:
         here = self.cost(self.start)
@@ -1274,33 +1304,42 @@ class _LayoffSearch:
         """The cards counted in `counts`."""
         return Counter({card: count for at, card in enumerate(self.keys) if (count := counts >> _BITS * at & _FIELD)})
 
-    def _reach(self, meld: TableMeld, natural_at: list[int]) -> set[int]:
-        """The hand's distinct cards that could be laid off on a meld; `natural_at`: by card code,
-        the index of the hand's natural card, or -1."""
-        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
-        fits = set(self.wild_at)
+    def _reach(self, meld: TableMeld, natural_at: list[int], held: list[int], ends: tuple[int, int]) -> set[int]:
+        """The hand's distinct naturals that could be laid off on a meld; `natural_at`: by card code,
+        the index of the hand's natural card, or -1; `held`: per suit, a bit for each place where
+        the hand holds a natural; `ends`: the lowest and highest place in a run."""
+        lowest, highest = ends
+        fits: set[int] = set()
         for reading in meld.readings:
             first = reading.read_as[0]
             if reading.kind is MeldKind.SET:
                 assert first.rank is not None
                 rank = int(first.rank) * 4  # the card codes of a rank: rank * 4 + suit
-                fits.update(at for at in natural_at[rank : rank + 4] if at >= 0)
+                fits.update([at for at in natural_at[rank : rank + 4] if at >= 0])
                 continue
             assert first.suit is not None
-            row = _SUIT_ROWS[first.suit]  # the card at place p is row[p - 1]
-            low, high = reading.positions[0], reading.positions[-1]
+            suit = _SUIT_INDEX[first.suit]
+            places = held[suit]
             # A natural goes on beyond an end only with every place between filled, by the
-            # natural of that place or by one of the hand's wilds.
-            for places in (range(low - 1, lowest - 1, -1), range(high + 1, highest + 1)):
-                gaps = 0
-                for place in places:
-                    at = natural_at[row[place - 1].code]
-                    if at >= 0:
-                        fits.add(at)
-                    else:
-                        gaps += 1
-                        if gaps > self.wild_count:
-                            break
+            # natural of that place or by one of the hand's wilds: it lies before the place where
+            # the wilds run out, the one more than there are wilds without a natural.
+            below = (1 << reading.positions[0]) - (1 << lowest)
+            missing = below & ~places
+            for _ in range(self.wild_count):
+                missing &= ~(1 << missing.bit_length() >> 1)  # the nearest missing place filled
+            stop = missing.bit_length()  # one above the place where the wilds run out, or 0
+            reachable = below & places & -(1 << stop)
+            above = (1 << highest + 1) - (1 << reading.positions[-1] + 1)
+            missing = above & ~places
+            for _ in range(self.wild_count):
+                missing &= missing - 1  # the nearest missing place filled
+            if missing:
+                above &= (missing & -missing) - 1  # below the place where the wilds run out
+            reachable |= above & places
+            while reachable:
+                place = reachable.bit_length() - 1
+                fits.add(natural_at[_PLACE_RANKS[place] * 4 + suit])
+                reachable ^= 1 << place
         return fits
 
     def layable(self, index: int, counts: int) -> int:

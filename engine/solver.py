@@ -120,7 +120,7 @@ def _pack(counts: Sequence[int]) -> int:
 
 # Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
 # a card and its later rank mates (which alone decide them, as rank mates differ in suit).
-_SETS: dict[tuple[int, bool, bool], dict[int, tuple[_Meld, ...]]] = {}
+_SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = {}
 
 
 # What the search chose for a state and a wild count: a card left over, or a meld.
@@ -173,6 +173,9 @@ class _Component:
         self.relevant = [0] * len(codes)
         self.rank_mask = [0] * len(codes)  # per card, the two-bit counts of it and its later rank mates
         self.found: dict[int, Sequence[_Meld]] = {}
+        # Per card, where its melds are found: a card with no runs has sets alone, which are
+        # shared by every component (`self.sets`, under the same masked counts).
+        self.found_in: list[dict[int, Sequence[_Meld]]] = []
         # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
         # natural still in hand could stand: put the natural there instead; if another meld held
         # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
@@ -201,9 +204,10 @@ class _Component:
         best = [cost + value for cost in rest]
         choices: list[_Choice | None] = [first] * size
         relevant = self.relevant[first] or self._relevant(first)
-        melds = self.found.get(state & relevant)
+        found = self.found_in[first]
+        melds = found.get(state & relevant)
         if melds is None:
-            melds = self.found[state & relevant] = self._melds_with(first, state)
+            melds = found[state & relevant] = self._melds_with(first, state)
         for meld in melds:
             child = state - meld[7]
             rest = known.get(child) or self._costs(child)
@@ -249,20 +253,6 @@ class _Component:
             if spare >= 0 and self.melds_out(state - meld[7], spare):
                 return meld
         return None
-
-    def _relevant(self, first: int) -> int:
-        """The two-bit counts that decide `first`'s melds: its own, its rank mates' and those of
-        the naturals its runs need or displace. The lowest of them is `first`'s."""
-        runs = self.runs[first] = self._run_shapes(first)
-        mask = 1 << 2 * first
-        for mate in self.mates[first]:
-            mask |= 1 << 2 * mate
-        self.rank_mask[first] = mask | mask << 1
-        for needed, displaced, displaced_if_cheaper, _ in runs:
-            mask |= needed | displaced | displaced_if_cheaper
-        mask |= mask << 1
-        self.relevant[first] = mask
-        return mask
 
     def _melds_with(self, first: int, state: int) -> Sequence[_Meld]:
         sets = self.sets.get(state & self.rank_mask[first])
@@ -313,26 +303,43 @@ class _Component:
                 melds.append((used, wilds, -1, (), 0, 0, 0, delta))
         return melds
 
-    def _run_shapes(self, first: int) -> list[tuple[int, int, int, list[_Meld]]]:
-        """Every run with `first` as the natural at one end, grouped by bit masks of the other
-        naturals it needs and of the naturals whose places its gap wilds take (those that make it
-        skippable outright, and those only when the natural scores at least as much as a wild).
-        Shapes depend only on which cards the component has, so they are found once per card."""
-        shapes: _Shapes = {}
-        suit, rank = self.codes[first]
-        occupied = self.occupied[suit]
-        span = self.wild_count + 1
-        for start, step in _STARTS[self.table[rank]]:
-            # A run needs another natural no more than `span` places away: most cards have none.
-            if _any_near(occupied, start, step, span):
-                self._walk(first, suit, start, step, shapes)
-        if not shapes:
-            return []
-        return [(needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items() if melds]
+    def _relevant(self, first: int) -> int:
+        """The two-bit counts that decide `first`'s melds: its own, its later rank mates' and those
+        of the naturals its runs need or displace. The lowest of them is `first`'s. Found for every
+        card at once, with its run shapes, on the first call: the search needs nearly all of them."""
+        table, occupied, mates, runs = self.table, self.occupied, self.mates, self.runs
+        reach = self.wild_count + 1  # a run needs another natural no more than this many places away
+        near = (1 << reach) - 1
+        for card, (suit, rank) in enumerate(self.codes):
+            mask = 1 << 2 * card
+            for mate in mates[card]:
+                mask |= 1 << 2 * mate
+            self.rank_mask[card] = mask | mask << 1
+            places = occupied[suit]
+            shapes: _Shapes = {}
+            for start, step in _STARTS[table[rank]]:
+                nearest = start + 1 if step == 1 else start - reach
+                if (places >> nearest if nearest >= 0 else places << -nearest) & near:  # most cards have none
+                    self._walk(card, suit, start, step, shapes)
+            if shapes:
+                found = runs[card] = [
+                    (needed, always, if_cheaper, melds)
+                    for (needed, always, if_cheaper), melds in shapes.items()
+                    if melds
+                ]
+                for needed, always, if_cheaper, _ in found:
+                    mask |= needed | always | if_cheaper
+            self.relevant[card] = mask | mask << 1
+            self.found_in.append(self.found if runs[card] else self.sets)
+        return self.relevant[first]
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
-        """Runs in which `first` is the natural at one end, extended away from it."""
-        at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
+        """Every run with `first` as the natural at one end, extended away from it, ending at a
+        natural, with as many extra wilds at the ends as fit; grouped in `shapes` by bit masks of the
+        other naturals it needs and of the naturals whose places its gap wilds take (those that make
+        it skippable outright, and those only when the natural scores at least as much as a wild)."""
+        at, no_adjacent, wild_count, limit = self.at, self.no_adjacent, self.wild_count, self.limit
+        run_lowest, run_highest, prunes = self.lowest, self.highest, self.prunes
         occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural: the
         # last place it tries, counted as places past `start` (`start` itself is never tried).
@@ -343,7 +350,11 @@ class _Component:
         if last < 1:
             return
         row = suit * 16
-        record = self._recorder(first, suit, start, step, shapes)
+        # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
+        # the room past `start` is the same for every run of the walk.
+        room_cap = 1 if no_adjacent else MAX_RUN
+        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
+        first_bit = 1 << 2 * first
         # Places still to try, latest first: the place, the wilds laid up to it, whether the card
         # laid just before it is a wild, the run laid up to it in the order laid (-1 for a wild),
         # the naturals used in the order laid, the naturals needed and the places wilds took.
@@ -359,32 +370,16 @@ class _Component:
                 # Stacked first, so tried after every run through the natural here.
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
                 pending.append((position + step, gaps + 1, True, layout + _GAP, used, needed, taken))
-            if index >= 0 and index != first:
-                layout += (index,)
-                used += (index,)
-                needed |= 1 << 2 * index
-                record(position, gaps, needed, wild_places, layout, used)
-                if further:
-                    pending.append((position + step, gaps, False, layout, used, needed, wild_places))
-
-    def _recorder(
-        self, first: int, suit: int, start: int, step: int, shapes: _Shapes
-    ) -> Callable[[int, int, int, int, tuple[int, ...], tuple[int, ...]], None]:
-        """What records the runs a walk from `start` has found, ending at a natural (`layout` and
-        `used` in the order laid), with as many extra wilds at the ends as fit."""
-        run_lowest, run_highest, wild_count, limit = self.lowest, self.highest, self.wild_count, self.limit
-        prunes = self.prunes
-        # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
-        # the room past `start` is the same for every run of the walk.
-        room_cap = 1 if self.no_adjacent else MAX_RUN
-        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
-        first_bit = 1 << 2 * first
-
-        def record(
-            end: int, gaps: int, needed: int, wild_places: int, layout: tuple[int, ...], used: tuple[int, ...]
-        ) -> None:
+            if index < 0 or index == first:
+                continue
+            layout += (index,)
+            used += (index,)
+            needed |= 1 << 2 * index
+            if further:
+                pending.append((position + step, gaps, False, layout, used, needed, wild_places))
+            # The run ending here, with extra wilds past its ends.
             span = len(layout)
-            room_past_end = end - run_lowest if step == -1 else run_highest - end
+            room_past_end = position - run_lowest if step == -1 else run_highest - position
             if room_past_end > room_cap:
                 room_past_end = room_cap
             most_extra = room_past_start + room_past_end
@@ -392,25 +387,21 @@ class _Component:
                 most_extra = MAX_RUN - span
             fewest_extra = 3 - span if span < 3 else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
-                return
+                continue
             with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
             full = shapes.setdefault((needed, 0, wild_places), []) if wild_places else with_room  # same key
             most_wilds = wild_count if not limit or len(used) > wild_count else len(used)
             most_added = most_wilds - gaps  # extra wilds the run may also hold
             if most_added > most_extra:
                 most_added = most_extra
-            if fewest_extra > most_added:
-                return
-            delta = needed | first_bit
             if step == 1:
-                low, room_below, room_above = start, room_past_start, room_past_end
+                low, room_below, room_above, laid = start, room_past_start, room_past_end, layout
             else:
-                layout, low, room_below, room_above = layout[::-1], end, room_past_end, room_past_start
+                low, room_below, room_above, laid = position, room_past_end, room_past_start, layout[::-1]
+            delta = needed | first_bit
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
-                group.append((used, gaps + extra, suit, layout, low, room_below, room_above, delta))
-
-        return record
+                group.append((used, gaps + extra, suit, laid, low, room_below, room_above, delta))
 
 
 def _any_near(occupied: int, position: int, step: int, count: int) -> bool:

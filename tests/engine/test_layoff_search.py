@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
-from engine.layoffs import LayoffScore, TableMeld, declarer_melds, score_in_turn, table_melds
+from engine.layoffs import LayoffScore, TableMeld, _LayoffSearch, declarer_melds, score_in_turn, table_melds
+from engine.melds import MeldKind, rank_at, run_range
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, schedule
+from engine.solver import penalty_values
 from tests.engine.layoff_search_reference import reference_in_turn
 from tests.engine.reference import reference_is_meld
 from tests.engine.test_layoff_reference import CHECK, Drawn, layoff_games
@@ -101,3 +103,75 @@ def _random_round(
 def test_random_rounds_score_as_the_old_search_did(seed: int, variant: str, players: int) -> None:
     table, hands, rules, info = _random_round(seed, variant, players)
     _same(score_in_turn(hands, table, rules, info), reference_in_turn(hands, table, rules, info), rules, info)
+
+
+def _tables_before(
+    hand: Counter[Card], declarer: tuple[TableMeld, ...], rules: RuleSet, info: RoundInfo, values: list[int]
+) -> dict[str, object]:
+    """The lay-off search's tables as its set-up made them before (main at b4853be): card by card,
+    and place by place out from each run's ends."""
+    keys = tuple(hand)
+    wild = [info.is_wild(Card.JOKER)] + [False] * 55
+    for rank in Rank:
+        for suit in Suit:
+            wild[Card(rank, suit).code] = info.is_wild(Card(rank, suit))
+    natural_at = tuple(index for index, card in enumerate(keys) if not wild[card.code])
+    wild_at = tuple(index for index, card in enumerate(keys) if wild[card.code])
+    wild_count = sum(hand[keys[index]] for index in wild_at)
+    at_code = [-1] * 56
+    for at in natural_at:
+        at_code[keys[at].code] = at
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    layable = []
+    for meld in declarer:
+        fits = set(wild_at)
+        for reading in meld.readings:
+            first = reading.read_as[0]
+            if reading.kind is MeldKind.SET:
+                assert first.rank is not None
+                fits.update(at for at in at_code[int(first.rank) * 4 : int(first.rank) * 4 + 4] if at >= 0)
+                continue
+            assert first.suit is not None
+            low, high = reading.positions[0], reading.positions[-1]
+            for places in (range(low - 1, lowest - 1, -1), range(high + 1, highest + 1)):
+                gaps = 0
+                for place in places:
+                    at = at_code[Card(rank_at(place), first.suit).code]
+                    if at >= 0:
+                        fits.add(at)
+                    else:
+                        gaps += 1
+                        if gaps > wild_count:
+                            break
+        layable.append(fits)
+    later_sets = [set().union(*layable[index:]).difference(wild_at) for index in range(len(declarer) + 1)]
+    return {
+        "start": sum(count << 8 * index for index, count in enumerate(hand.values())),
+        "natural_at": natural_at,
+        "wild_at": wild_at,
+        "wild_count": wild_count,
+        "relevant": [tuple(sorted(fits)) for fits in layable],
+        "relevant_mask": [sum(255 << 8 * at for at in fits) for fits in layable],
+        "later_sets": later_sets,
+        "later": [tuple((8 * at, values[keys[at].code]) for at in sorted(union)) for union in later_sets],
+        "wild_values": sorted((values[keys[at].code] for at in wild_at for _ in range(hand[keys[at]])), reverse=True),
+    }
+
+
+@settings(CHECK, max_examples=300)
+@given(data=st.one_of(layoff_games(), layoff_games(roles=False)))
+def test_the_search_set_up_makes_the_tables_it_made_before(data: Drawn) -> None:
+    """Which cards may go on each meld, and on each meld and the later ones, with their points; the
+    hand's counts packed, its naturals and wilds: as the set-up found them card by card before."""
+    written, cards, rules, info = data
+    declarer = table_melds(written, rules, info)
+    hand = Counter(cards)
+    values = penalty_values(rules.options.penalty_table, info)
+    search = _LayoffSearch(hand, declarer, rules, info, values)
+    expected = _tables_before(hand, declarer, rules, info, values)
+    found = {name: getattr(search, name) for name in expected if name != "wild_values"}
+    if search.sub_hands is not None:
+        found["wild_values"] = search.sub_hands.wild_values
+    else:
+        expected.pop("wild_values")
+    assert found == expected

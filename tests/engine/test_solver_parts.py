@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rules import AceRule
-from engine.solver import MAX_RUN, Settings, _any_near, _Code, _Component, _components, _Shapes
+from engine.solver import MAX_RUN, Settings, _Code, _Component, _components, _pack, _Shapes
+from tests.engine.solver_component_reference import ComponentBefore, _any_near
 
 
 def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings) -> list[list[int]]:
@@ -50,7 +51,7 @@ def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
     assert _components(ordered, wild_count, rules) == components_by_pairs(ordered, wild_count, rules)
 
 
-class WalkBefore(_Component):
+class WalkBefore(ComponentBefore):
     """The run shapes walk as it was before it carried its runs as tuples: the reference for
     the order of the melds, which decides between equally good arrangements."""
 
@@ -168,5 +169,59 @@ def test_run_shapes_are_those_of_the_walk_before_in_the_same_order(
     points = tuple(values[: len(ordered)])
     now = _Component(ordered, points, wild_count, rules, wild_value)
     before = WalkBefore(ordered, points, wild_count, rules, wild_value)
+    now._relevant(0)  # finds every card's run shapes
     for first in range(len(ordered)):
-        assert now._run_shapes(first) == before._run_shapes(first)
+        assert now.runs[first] == before._run_shapes(first)
+
+
+# Components that meld often: the cards of two suits, near one another.
+near_codes = st.sets(st.tuples(st.integers(0, 1), st.integers(1, 9)), min_size=1, max_size=7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    near_codes,
+    st.integers(0, 5),
+    st.sampled_from(AceRule),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.integers(0, 20), min_size=7, max_size=7),
+    st.integers(0, 20),
+    st.lists(st.lists(st.integers(0, 3), min_size=7, max_size=7), min_size=1, max_size=4),
+    st.integers(0, 5),
+)
+def test_a_component_solves_as_before_with_the_same_choices(
+    codes: set[_Code],
+    wild_count: int,
+    ace: AceRule,
+    no_aces: bool,
+    limit: bool,
+    no_adjacent: bool,
+    distinct: bool,
+    values: list[int],
+    wild_value: int,
+    states: list[list[int]],
+    wilds_out: int,
+) -> None:
+    """Every card's run shapes and the counts its melds depend on, and for several states in turn
+    (as the lay-off search asks them) the least leftover values, the choices that reach them and
+    whether the cards meld out: all as the component before the run shapes were found in one call."""
+    ordered = tuple(sorted(codes))
+    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=distinct)
+    points = tuple(values[: len(ordered)])
+    now = _Component(ordered, points, wild_count, rules, wild_value)
+    before = ComponentBefore(ordered, points, wild_count, rules, wild_value)
+    for counts in states:
+        state = _pack(counts[: len(ordered)])
+        assert now.solve(state) == before.solve(state)
+        assert now.melds_out(state, min(wilds_out, wild_count)) == before.melds_out(state, min(wilds_out, wild_count))
+    assert now.picks == before.picks
+    assert now.out_picks == before.out_picks
+    for first in range(len(ordered)):
+        now._relevant(first)
+        before._relevant(first)
+        assert now.relevant[first] == before.relevant[first]
+        assert now.rank_mask[first] == before.rank_mask[first]
+        assert now.runs[first] == before.runs[first]
