@@ -203,7 +203,30 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
 
 def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of cards written without roles, in any order."""
-    return _remembered(cards, rules, info, lambda: _find_readings(_unwritten(cards), rules, info))
+    return _remembered(cards, rules, info, lambda: _plain_readings(cards, rules, info))
+
+
+def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """_find_readings' answer for cards written without roles. Natural cards (most of a loose
+    hand's melds) are read directly: at most one set, or one run where no ace may take two places."""
+    wild = _wild_codes(info)
+    codes = [card.code for card in cards]
+    if len(codes) < 3 or any(wild[code] or not code for code in codes):  # wilds, or a joker that is not
+        return _find_readings(_unwritten(cards), rules, info)
+    rank = codes[0] >> 2
+    if all(code >> 2 == rank for code in codes):
+        suits = {code & 3 for code in codes}
+        return [] if rules.options.distinct_suit_sets and len(suits) < 3 else [TableMeld(MeldKind.SET, cards, cards)]
+    suit = codes[0] & 3
+    if any(code & 3 != suit for code in codes):
+        return []  # neither one rank nor one suit
+    if any(code >> 2 == Rank.ACE for code in codes):
+        return _find_readings(_unwritten(cards), rules, info)
+    low, count = min(codes) >> 2, len(codes)
+    if sorted(codes) != list(range(low * 4 + suit, (low + count) * 4, 4)) or count < rules.preset.min_run_length:
+        return []  # a rank twice, or a gap
+    laid = tuple(sorted(cards, key=operator.attrgetter("code")))
+    return [TableMeld(MeldKind.RUN, laid, laid, tuple(range(low, low + count)))]
 
 
 def _remembered(

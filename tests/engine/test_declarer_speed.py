@@ -3,11 +3,16 @@ shortcuts, kept here as the reference."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, Rank, Suit, _parse_at, parse_cards, split_tokens
+from engine.cards import Card, MeldCard, Rank, Suit, _parse_at, parse_cards, split_tokens
 from engine.errors import CardError
+from engine.layoffs import _find_readings, _plain_readings
+from engine.rules import AceRule, RuleSet, rule_set
+from engine.schedule import RoundInfo, round_info
 
 CARDS = [Card(rank, suit) for rank in Rank for suit in Suit] + [Card.JOKER]
 
@@ -49,3 +54,42 @@ def test_a_hand_reads_as_token_by_token(tokens: list[str], gaps: list[str], ends
 def test_canonical_tokens_name_every_card_once() -> None:
     text = " ".join(str(card) for card in CARDS)
     assert parse_cards(text) == tuple(CARDS) == parse_cards_before(text)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
+    """A rummy game with its ace, set and run options shuffled, and one of its rounds."""
+    base = rule_set(draw(st.sampled_from(["pay-me", "pay-me-family", "3-13", "three-thirteen", "contract-rummy"])))
+    options = replace(
+        base.options,
+        ace=draw(st.sampled_from(list(AceRule))),
+        no_aces_in_runs=draw(st.booleans()),
+        distinct_suit_sets=draw(st.booleans()),
+    )
+    rules = RuleSet(base.preset, options)
+    return rules, round_info(rules, draw(st.integers(1, rules.rounds)))
+
+
+@st.composite
+def near_melds(draw: st.DrawFn) -> tuple[Card, ...]:
+    """Cards of one suit or one rank in any order (ranks repeated, gaps, aces), a card changed now and then."""
+    size = draw(st.integers(0, 13))
+    if draw(st.booleans()):
+        suit = draw(st.sampled_from(list(Suit)))
+        low = draw(st.integers(1, 13))
+        ranks = [Rank(low + step) if low + step <= 13 else Rank.ACE for step in range(min(size, 14 - low))]
+        ranks += draw(st.lists(st.sampled_from(list(Rank)), max_size=2))
+        cards = [Card(rank, suit) for rank in draw(st.permutations(ranks))]
+    else:
+        rank = draw(st.sampled_from(list(Rank)))
+        cards = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(size)]
+    if cards and draw(st.booleans()):
+        cards[draw(st.integers(0, len(cards) - 1))] = draw(st.sampled_from(CARDS))
+    return tuple(cards)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(table=tables(), cards=near_melds())
+def test_plain_cards_read_as_every_window_tried(table: tuple[RuleSet, RoundInfo], cards: tuple[Card, ...]) -> None:
+    rules, info = table
+    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
