@@ -207,26 +207,43 @@ def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
 
 
 def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
-    """_find_readings' answer for cards written without roles. Natural cards (most of a loose
-    hand's melds) are read directly: at most one set, or one run where no ace may take two places."""
+    """_find_readings' answer for cards written without roles. The usual melds of a loose hand are
+    read directly: natural cards of one rank (one set), and natural cards of one suit, no ace among
+    them, with at most one wild (a run on each span of places that holds them)."""
     wild = _wild_codes(info)
     codes = [card.code for card in cards]
-    if len(codes) < 3 or any(wild[code] or not code for code in codes):  # wilds, or a joker that is not
+    odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
+    if len(codes) < 3 or len(odd) > 1 or (odd and not wild[codes[odd[0]]]):
         return _find_readings(_unwritten(cards), rules, info)
-    rank = codes[0] >> 2
-    if all(code >> 2 == rank for code in codes):
-        suits = {code & 3 for code in codes}
+    naturals = [card for index, card in enumerate(cards) if index not in odd]
+    rank, suit = naturals[0].rank, naturals[0].suit
+    if all(card.rank is rank for card in naturals):
+        if odd:
+            return _find_readings(_unwritten(cards), rules, info)
+        suits = {card.suit for card in cards}
         return [] if rules.options.distinct_suit_sets and len(suits) < 3 else [TableMeld(MeldKind.SET, cards, cards)]
-    suit = codes[0] & 3
-    if any(code & 3 != suit for code in codes):
+    if any(card.suit is not suit for card in naturals):
         return []  # neither one rank nor one suit
-    if any(code >> 2 == Rank.ACE for code in codes):
+    if any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
-    low, count = min(codes) >> 2, len(codes)
-    if sorted(codes) != list(range(low * 4 + suit, (low + count) * 4, 4)) or count < rules.preset.min_run_length:
-        return []  # a rank twice, or a gap
-    laid = tuple(sorted(cards, key=operator.attrgetter("code")))
-    return [TableMeld(MeldKind.RUN, laid, laid, tuple(range(low, low + count)))]
+    at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
+    if len(at_place) < len(naturals) or len(cards) < rules.preset.min_run_length:
+        return []  # a rank twice, or too short a run
+    assert suit is not None
+    filler = cards[odd[0]] if odd else naturals[0]  # without a wild the naturals fill their one span
+    return _run_windows(at_place, filler, suit, len(cards), rules)
+
+
+def _run_windows(at_place: dict[int, Card], wild: Card, suit: Suit, count: int, rules: RuleSet) -> list[TableMeld]:
+    """The runs of `count` cards on each span of places holding the naturals `at_place`, the wild
+    on the place left, lowest span first."""
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    runs = []
+    for start in range(max(lowest, max(at_place) - count + 1), min(highest - count + 1, min(at_place)) + 1):
+        places = range(start, start + count)
+        laid = tuple([at_place.get(place, wild) for place in places])
+        runs.append(TableMeld(MeldKind.RUN, laid, tuple([_PLACE_CARD[place, suit] for place in places]), tuple(places)))
+    return runs
 
 
 def _remembered(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,25 +72,58 @@ def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
 
 
 @st.composite
-def near_melds(draw: st.DrawFn) -> tuple[Card, ...]:
-    """Cards of one suit or one rank in any order (ranks repeated, gaps, aces), a card changed now and then."""
+def near_melds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """Cards of one suit or one rank in any order (ranks repeated, gaps, aces), now and then a card
+    changed for any card or for the round's wild cards."""
     size = draw(st.integers(0, 13))
     if draw(st.booleans()):
         suit = draw(st.sampled_from(list(Suit)))
-        low = draw(st.integers(1, 13))
+        low = draw(st.one_of(st.sampled_from([1, 2, 11, 12]), st.integers(1, 13)))  # the ends of a suit often
         ranks = [Rank(low + step) if low + step <= 13 else Rank.ACE for step in range(min(size, 14 - low))]
         ranks += draw(st.lists(st.sampled_from(list(Rank)), max_size=2))
         cards = [Card(rank, suit) for rank in draw(st.permutations(ranks))]
     else:
         rank = draw(st.sampled_from(list(Rank)))
         cards = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(size)]
-    if cards and draw(st.booleans()):
-        cards[draw(st.integers(0, len(cards) - 1))] = draw(st.sampled_from(CARDS))
+    wilds = [card for card in CARDS if info.is_wild(card)]
+    for _ in range(draw(st.integers(0, 2)) if cards else 0):
+        choices = st.sampled_from(wilds) if wilds and draw(st.booleans()) else st.sampled_from([*CARDS, Card.JOKER])
+        cards.insert(draw(st.integers(0, len(cards))), draw(choices))
+        if draw(st.booleans()):
+            del cards[draw(st.integers(0, len(cards) - 1))]
     return tuple(cards)
 
 
-@settings(max_examples=1000, deadline=None)
-@given(table=tables(), cards=near_melds())
-def test_plain_cards_read_as_every_window_tried(table: tuple[RuleSet, RoundInfo], cards: tuple[Card, ...]) -> None:
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data(), table=tables())
+def test_plain_cards_read_as_every_window_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
     rules, info = table
+    cards = data.draw(near_melds(info))
     assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+
+
+@pytest.mark.parametrize("ace", list(AceRule))
+@pytest.mark.parametrize(
+    ("variant", "number", "text"),
+    [
+        ("pay-me-family", 11, "2H 3H JK"),  # kings wild
+        ("pay-me-family", 11, "JK QH JH"),
+        ("pay-me-family", 11, "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KS"),
+        ("pay-me-family", 11, "3H KS 5H"),
+        ("pay-me-family", 11, "QS QH JK"),
+        ("contract-rummy", 7, "JK 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"),  # jokers alone wild
+        ("contract-rummy", 7, "3H 4H JK"),
+        ("three-thirteen", 1, "4H 5H JK"),  # jokers not wild
+    ],
+)
+def test_runs_at_the_ends_of_a_suit_read_as_every_window_tried(
+    ace: AceRule, variant: str, number: int, text: str
+) -> None:
+    base = rule_set(variant)
+    cards = parse_cards(text)
+    for no_aces in (False, True):
+        rules = RuleSet(base.preset, replace(base.options, ace=ace, no_aces_in_runs=no_aces))
+        info = round_info(rules, number)
+        assert _plain_readings(cards, rules, info) == _find_readings(
+            tuple(MeldCard(card) for card in cards), rules, info
+        )
