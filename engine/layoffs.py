@@ -446,6 +446,9 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
     if len(readings) == 1:
         return readings[0]  # nothing for the written order to choose between
     written = _unwritten(cards)
+    as_laid = _laid_as_written(cards, readings, info)
+    if as_laid is not None:
+        return _with_others(as_laid, readings, written)
     verdict = check_meld(written, rules, info)
     if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
         return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
@@ -455,6 +458,15 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
             verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
         )
     return _with_others(readings[0], readings, written)
+
+
+def _laid_as_written(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
+    """The reading that lays the cards out in the order given, as the search lays out a run: where
+    the natural cards are of two ranks or more (no set reading), check_meld's verdict; else None."""
+    wild = _wild_codes(info)
+    if len({card.code >> 2 for card in cards if not wild[card.code]}) < 2:
+        return None
+    return next((reading for reading in readings if reading.cards == cards), None)
 
 
 def _may_meld(naturals: Sequence[Card], count: int) -> bool:

@@ -10,8 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, _parse_at, parse_cards, split_tokens
-from engine.errors import CardError
-from engine.layoffs import _find_readings, _plain_readings
+from engine.errors import CardError, IllegalMeld
+from engine.layoffs import (
+    TableMeld,
+    _find_readings,
+    _from_reading,
+    _loose_meld,
+    _loose_readings,
+    _plain_readings,
+    _unwritten,
+    _with_others,
+)
+from engine.melds import check_meld
 from engine.rules import AceRule, RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 
@@ -127,3 +137,41 @@ def test_runs_at_the_ends_of_a_suit_read_as_every_window_tried(
         assert _plain_readings(cards, rules, info) == _find_readings(
             tuple(MeldCard(card) for card in cards), rules, info
         )
+
+
+def loose_meld_before(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """_loose_meld before a run laid out as written was taken without asking check_meld."""
+    readings = _loose_readings(cards, rules, info)
+    if len(readings) == 1:
+        return readings[0]
+    written = _unwritten(cards)
+    verdict = check_meld(written, rules, info)
+    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+        return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
+    if not readings:
+        text = " ".join(str(card) for card in cards)
+        raise IllegalMeld(
+            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
+        )
+    return _with_others(readings[0], readings, written)
+
+
+def meld_outcome(read: object, cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> object:
+    try:
+        return read(cards, 1, rules, info)  # type: ignore[operator]
+    except IllegalMeld as problem:
+        return str(problem)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data(), table=tables())
+def test_a_meld_split_from_a_hand_reads_as_check_meld_chooses(
+    data: st.DataObject, table: tuple[RuleSet, RoundInfo]
+) -> None:
+    rules, info = table
+    cards = data.draw(near_melds(info))
+    readings = _find_readings(_unwritten(cards), rules, info)
+    if readings and data.draw(st.booleans()):  # laid out as a reading lays them, as the search does
+        laid = data.draw(st.sampled_from(readings)).cards
+        cards = laid[::-1] if data.draw(st.booleans()) else laid
+    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
