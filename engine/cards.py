@@ -169,7 +169,6 @@ class Card:
         return (_SUIT_ORDER[self.suit], int(self.rank))
 
 
-
 def _parse_token(text: str) -> Card | None:
     token = text.translate(_INVISIBLE).strip().upper()
     if token in _JOKER_TOKENS:
@@ -184,6 +183,8 @@ def _parse_token(text: str) -> Card | None:
 
 
 Card.JOKER = Card(None, None)
+# Every card by its canonical token, as format_cards writes it: most hands come in that form.
+_BY_TOKEN = {str(card): card for card in (Card.JOKER, *(Card(rank, suit) for suit in Suit for rank in Rank))}
 
 
 @dataclass(frozen=True)
@@ -264,6 +265,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     >>> [card.symbol for card in parse_cards("10h T♠, jk")]
     ['10♥', '10♠', '🃏']
     """
+    try:  # cards written as format_cards writes them, between spaces: one lookup each
+        return tuple([_BY_TOKEN[token] for token in text.split()])
+    except KeyError:  # other spellings, commas, roles: token by token
+        pass
     cards = []
     for position, token in enumerate(split_tokens(text), start=1):
         if "=" in token:

@@ -203,7 +203,47 @@ def _all_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) 
 
 def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """Every legal reading of cards written without roles, in any order."""
-    return _remembered(cards, rules, info, lambda: _find_readings(_unwritten(cards), rules, info))
+    return _remembered(cards, rules, info, lambda: _plain_readings(cards, rules, info))
+
+
+def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
+    """_find_readings' answer for cards written without roles. The usual melds of a loose hand are
+    read directly: natural cards of one rank (one set), and natural cards of one suit, no ace among
+    them, with at most one wild (a run on each span of places that holds them)."""
+    wild = _wild_codes(info)
+    codes = [card.code for card in cards]
+    odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
+    if len(codes) < 3 or len(odd) > 1 or (odd and not wild[codes[odd[0]]]):
+        return _find_readings(_unwritten(cards), rules, info)
+    naturals = [card for index, card in enumerate(cards) if index not in odd]
+    rank, suit = naturals[0].rank, naturals[0].suit
+    if all(card.rank is rank for card in naturals):
+        if odd:
+            return _find_readings(_unwritten(cards), rules, info)
+        suits = {card.suit for card in cards}
+        return [] if rules.options.distinct_suit_sets and len(suits) < 3 else [TableMeld(MeldKind.SET, cards, cards)]
+    if any(card.suit is not suit for card in naturals):
+        return []  # neither one rank nor one suit
+    if any(card.rank is Rank.ACE for card in naturals):
+        return _find_readings(_unwritten(cards), rules, info)
+    at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
+    if len(at_place) < len(naturals) or len(cards) < rules.preset.min_run_length:
+        return []  # a rank twice, or too short a run
+    assert suit is not None
+    filler = cards[odd[0]] if odd else naturals[0]  # without a wild the naturals fill their one span
+    return _run_windows(at_place, filler, suit, len(cards), rules)
+
+
+def _run_windows(at_place: dict[int, Card], wild: Card, suit: Suit, count: int, rules: RuleSet) -> list[TableMeld]:
+    """The runs of `count` cards on each span of places holding the naturals `at_place`, the wild
+    on the place left, lowest span first."""
+    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    runs = []
+    for start in range(max(lowest, max(at_place) - count + 1), min(highest - count + 1, min(at_place)) + 1):
+        places = range(start, start + count)
+        laid = tuple([at_place.get(place, wild) for place in places])
+        runs.append(TableMeld(MeldKind.RUN, laid, tuple([_PLACE_CARD[place, suit] for place in places]), tuple(places)))
+    return runs
 
 
 def _remembered(
@@ -406,6 +446,9 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
     if len(readings) == 1:
         return readings[0]  # nothing for the written order to choose between
     written = _unwritten(cards)
+    as_laid = _laid_as_written(cards, readings, info)
+    if as_laid is not None:
+        return _with_others(as_laid, readings, written)
     verdict = check_meld(written, rules, info)
     if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
         return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
@@ -415,6 +458,15 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
             verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
         )
     return _with_others(readings[0], readings, written)
+
+
+def _laid_as_written(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
+    """The reading that lays the cards out in the order given, as the search lays out a run: where
+    the natural cards are of two ranks or more (no set reading), check_meld's verdict; else None."""
+    wild = _wild_codes(info)
+    if len({card.code >> 2 for card in cards if not wild[card.code]}) < 2:
+        return None
+    return next((reading for reading in readings if reading.cards == cards), None)
 
 
 def _may_meld(naturals: Sequence[Card], count: int) -> bool:

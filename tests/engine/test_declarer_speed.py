@@ -1,0 +1,177 @@
+"""The declarer's split made faster (issue 11 §5): each quick path answers as the code it
+shortcuts, kept here as the reference."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, MeldCard, Rank, Suit, _parse_at, parse_cards, split_tokens
+from engine.errors import CardError, IllegalMeld
+from engine.layoffs import (
+    TableMeld,
+    _find_readings,
+    _from_reading,
+    _loose_meld,
+    _loose_readings,
+    _plain_readings,
+    _unwritten,
+    _with_others,
+)
+from engine.melds import check_meld
+from engine.rules import AceRule, RuleSet, rule_set
+from engine.schedule import RoundInfo, round_info
+
+CARDS = [Card(rank, suit) for rank in Rank for suit in Suit] + [Card.JOKER]
+
+
+def parse_cards_before(text: str) -> tuple[Card, ...]:
+    """parse_cards before canonical tokens were looked up whole."""
+    cards = []
+    for position, token in enumerate(split_tokens(text), start=1):
+        if "=" in token:
+            raise CardError(f'"{token}" at position {position}: a hand takes plain cards, not wild roles')
+        cards.append(_parse_at(token, position, Card.parse))
+    return tuple(cards)
+
+
+def outcome(parse: object, text: str) -> object:
+    try:
+        return parse(text)  # type: ignore[operator]
+    except CardError as problem:
+        return str(problem)
+
+
+TOKENS = st.one_of(
+    st.sampled_from(CARDS).map(str),
+    st.sampled_from(CARDS).map(lambda card: str(card).lower()),
+    st.sampled_from(CARDS).map(lambda card: card.symbol),
+    st.sampled_from(["T♠", "joker", "*", "10", "1H", "7X", "JK=7H", "2C=8H", "QQ", "", "h"]),
+)
+GAPS = st.sampled_from([" ", "  ", "\t", "\n", ",", ", ", "\u00a0", "\u2003", "\x1c"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(tokens=st.lists(TOKENS, max_size=14), gaps=st.lists(GAPS, min_size=15, max_size=15), ends=st.booleans())
+def test_a_hand_reads_as_token_by_token(tokens: list[str], gaps: list[str], ends: bool) -> None:
+    text = "".join(token + gap for token, gap in zip(tokens, gaps, strict=False))
+    text = f" {text}" if ends else text.rstrip()
+    assert outcome(parse_cards, text) == outcome(parse_cards_before, text)
+
+
+def test_canonical_tokens_name_every_card_once() -> None:
+    text = " ".join(str(card) for card in CARDS)
+    assert parse_cards(text) == tuple(CARDS) == parse_cards_before(text)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
+    """A rummy game with its ace, set and run options shuffled, and one of its rounds."""
+    base = rule_set(draw(st.sampled_from(["pay-me", "pay-me-family", "3-13", "three-thirteen", "contract-rummy"])))
+    options = replace(
+        base.options,
+        ace=draw(st.sampled_from(list(AceRule))),
+        no_aces_in_runs=draw(st.booleans()),
+        distinct_suit_sets=draw(st.booleans()),
+    )
+    rules = RuleSet(base.preset, options)
+    return rules, round_info(rules, draw(st.integers(1, rules.rounds)))
+
+
+@st.composite
+def near_melds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """Cards of one suit or one rank in any order (ranks repeated, gaps, aces), now and then a card
+    changed for any card or for the round's wild cards."""
+    size = draw(st.integers(0, 13))
+    if draw(st.booleans()):
+        suit = draw(st.sampled_from(list(Suit)))
+        low = draw(st.one_of(st.sampled_from([1, 2, 11, 12]), st.integers(1, 13)))  # the ends of a suit often
+        ranks = [Rank(low + step) if low + step <= 13 else Rank.ACE for step in range(min(size, 14 - low))]
+        ranks += draw(st.lists(st.sampled_from(list(Rank)), max_size=2))
+        cards = [Card(rank, suit) for rank in draw(st.permutations(ranks))]
+    else:
+        rank = draw(st.sampled_from(list(Rank)))
+        cards = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(size)]
+    wilds = [card for card in CARDS if info.is_wild(card)]
+    for _ in range(draw(st.integers(0, 2)) if cards else 0):
+        choices = st.sampled_from(wilds) if wilds and draw(st.booleans()) else st.sampled_from([*CARDS, Card.JOKER])
+        cards.insert(draw(st.integers(0, len(cards))), draw(choices))
+        if draw(st.booleans()):
+            del cards[draw(st.integers(0, len(cards) - 1))]
+    return tuple(cards)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data(), table=tables())
+def test_plain_cards_read_as_every_window_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
+    rules, info = table
+    cards = data.draw(near_melds(info))
+    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+
+
+@pytest.mark.parametrize("ace", list(AceRule))
+@pytest.mark.parametrize(
+    ("variant", "number", "text"),
+    [
+        ("pay-me-family", 11, "2H 3H JK"),  # kings wild
+        ("pay-me-family", 11, "JK QH JH"),
+        ("pay-me-family", 11, "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KS"),
+        ("pay-me-family", 11, "3H KS 5H"),
+        ("pay-me-family", 11, "QS QH JK"),
+        ("contract-rummy", 7, "JK 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"),  # jokers alone wild
+        ("contract-rummy", 7, "3H 4H JK"),
+        ("three-thirteen", 1, "4H 5H JK"),  # jokers not wild
+    ],
+)
+def test_runs_at_the_ends_of_a_suit_read_as_every_window_tried(
+    ace: AceRule, variant: str, number: int, text: str
+) -> None:
+    base = rule_set(variant)
+    cards = parse_cards(text)
+    for no_aces in (False, True):
+        rules = RuleSet(base.preset, replace(base.options, ace=ace, no_aces_in_runs=no_aces))
+        info = round_info(rules, number)
+        assert _plain_readings(cards, rules, info) == _find_readings(
+            tuple(MeldCard(card) for card in cards), rules, info
+        )
+
+
+def loose_meld_before(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """_loose_meld before a run laid out as written was taken without asking check_meld."""
+    readings = _loose_readings(cards, rules, info)
+    if len(readings) == 1:
+        return readings[0]
+    written = _unwritten(cards)
+    verdict = check_meld(written, rules, info)
+    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
+        return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
+    if not readings:
+        text = " ".join(str(card) for card in cards)
+        raise IllegalMeld(
+            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
+        )
+    return _with_others(readings[0], readings, written)
+
+
+def meld_outcome(read: object, cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> object:
+    try:
+        return read(cards, 1, rules, info)  # type: ignore[operator]
+    except IllegalMeld as problem:
+        return str(problem)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data(), table=tables())
+def test_a_meld_split_from_a_hand_reads_as_check_meld_chooses(
+    data: st.DataObject, table: tuple[RuleSet, RoundInfo]
+) -> None:
+    rules, info = table
+    cards = data.draw(near_melds(info))
+    readings = _find_readings(_unwritten(cards), rules, info)
+    if readings and data.draw(st.booleans()):  # laid out as a reading lays them, as the search does
+        laid = data.draw(st.sampled_from(readings)).cards
+        cards = laid[::-1] if data.draw(st.booleans()) else laid
+    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
