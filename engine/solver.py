@@ -308,6 +308,7 @@ class _Component:
         of the naturals its runs need or displace. The lowest of them is `first`'s. Found for every
         card at once, with its run shapes, on the first call: the search needs nearly all of them."""
         table, occupied, mates, runs = self.table, self.occupied, self.mates, self.runs
+        found_in: list[dict[int, Sequence[_Meld]]] = []
         reach = self.wild_count + 1  # a run needs another natural no more than this many places away
         near = (1 << reach) - 1
         for card, (suit, rank) in enumerate(self.codes):
@@ -330,7 +331,8 @@ class _Component:
                 for needed, always, if_cheaper, _ in found:
                     mask |= needed | always | if_cheaper
             self.relevant[card] = mask | mask << 1
-            self.found_in.append(self.found if runs[card] else self.sets)
+            found_in.append(self.found if runs[card] else self.sets)
+        self.found_in = found_in
         return self.relevant[first]
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
