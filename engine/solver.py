@@ -175,7 +175,7 @@ class _Component:
         self.found: dict[int, Sequence[_Meld]] = {}
         # Per card, where its melds are found: a card with no runs has sets alone, which are
         # shared by every component (`self.sets`, under the same masked counts).
-        self.found_in: list[dict[int, Sequence[_Meld]]] = []
+        self.found_in: list[dict[int, Sequence[_Meld]]] = [self.sets] * len(codes)
         # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
         # natural still in hand could stand: put the natural there instead; if another meld held
         # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
@@ -305,33 +305,31 @@ class _Component:
 
     def _relevant(self, first: int) -> int:
         """The two-bit counts that decide `first`'s melds: its own, its later rank mates' and those
-        of the naturals its runs need or displace. The lowest of them is `first`'s. Found for every
-        card at once, with its run shapes, on the first call: the search needs nearly all of them."""
-        table, occupied, mates, runs = self.table, self.occupied, self.mates, self.runs
+        of the naturals its runs need or displace. The lowest of them is `first`'s. Found with the
+        card's run shapes on first need (going out, the search may never need some cards')."""
+        suit, rank = self.codes[first]
+        mask = 1 << 2 * first
+        for mate in self.mates[first]:
+            mask |= 1 << 2 * mate
+        self.rank_mask[first] = mask | mask << 1
         reach = self.wild_count + 1  # a run needs another natural no more than this many places away
-        near = (1 << reach) - 1
-        for card, (suit, rank) in enumerate(self.codes):
-            mask = 1 << 2 * card
-            for mate in mates[card]:
-                mask |= 1 << 2 * mate
-            self.rank_mask[card] = mask | mask << 1
-            places = occupied[suit]
-            shapes: _Shapes = {}
-            for start, step in _STARTS[table[rank]]:
-                nearest = start + 1 if step == 1 else start - reach
-                if (places >> nearest if nearest >= 0 else places << -nearest) & near:  # most cards have none
-                    self._walk(card, suit, start, step, shapes)
-            if shapes:
-                found = runs[card] = [
-                    (needed, always, if_cheaper, melds)
-                    for (needed, always, if_cheaper), melds in shapes.items()
-                    if melds
-                ]
-                for needed, always, if_cheaper, _ in found:
-                    mask |= needed | always | if_cheaper
-            self.relevant[card] = mask | mask << 1
-            self.found_in.append(self.found if runs[card] else self.sets)
-        return self.relevant[first]
+        places = self.occupied[suit]
+        shapes: _Shapes = {}
+        for start, step in _STARTS[self.table[rank]]:
+            nearest = start + 1 if step == 1 else start - reach
+            if (places >> nearest if nearest >= 0 else places << -nearest) & (1 << reach) - 1:  # most have none
+                self._walk(first, suit, start, step, shapes)
+        if shapes:
+            runs = self.runs[first] = [
+                (needed, always, if_cheaper, melds) for (needed, always, if_cheaper), melds in shapes.items() if melds
+            ]
+            for needed, always, if_cheaper, _ in runs:
+                mask |= needed | always | if_cheaper
+            if runs:
+                self.found_in[first] = self.found
+        mask |= mask << 1
+        self.relevant[first] = mask
+        return mask
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Every run with `first` as the natural at one end, extended away from it, ending at a
