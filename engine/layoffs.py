@@ -446,9 +446,9 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
     if len(readings) == 1:
         return readings[0]  # nothing for the written order to choose between
     written = _unwritten(cards)
-    as_laid = _laid_as_written(cards, readings, info)
-    if as_laid is not None:
-        return _with_others(as_laid, readings, written)
+    shown = _laid_as_written(cards, readings, info) or _one_wild_shown(cards, readings, info)
+    if shown is not None:
+        return _with_others(shown, readings, written)
     verdict = check_meld(written, rules, info)
     if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
         return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
@@ -467,6 +467,30 @@ def _laid_as_written(cards: tuple[Card, ...], readings: list[TableMeld], info: R
     if len({card.code >> 2 for card in cards if not wild[card.code]}) < 2:
         return None
     return next((reading for reading in readings if reading.cards == cards), None)
+
+
+def _one_wild_shown(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
+    """check_meld's verdict on a run of one suit with one wild card and no ace, with more than one
+    reading (None for other cards). The runs hold the naturals side by side, the wild past one end,
+    so it is never written between naturals it could stand between. check_meld then prefers the run
+    with the wild past the end it is written at, if written before or after every natural (the run
+    written in order too); then the run where the wild stands as itself; then the upper run."""
+    wild = _wild_codes(info)
+    odd = [index for index, card in enumerate(cards) if wild[card.code]]
+    if len(odd) != 1 or len(readings) < 2 or any(reading.kind is MeldKind.SET for reading in readings):
+        return None
+    (hole,) = odd
+    written = [card.code >> 2 for index, card in enumerate(cards) if index != hole]  # the naturals' places
+    if Rank.ACE in written:
+        return None
+    if hole in (0, len(written)):
+        above = (hole > 0) == (written[-1] >= written[0])  # the run's high end, as written
+        low = min(written)
+        past_end = next((reading for reading in readings if reading.positions[0] == (low if above else low - 1)), None)
+        if past_end is not None:
+            return past_end
+    itself = [reading for reading in readings if cards[hole] in reading.read_as]
+    return itself[0] if itself else readings[-1]
 
 
 def _may_meld(naturals: Sequence[Card], count: int) -> bool:
