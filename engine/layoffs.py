@@ -208,23 +208,21 @@ def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
 
 def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """_find_readings' answer for cards written without roles. The usual melds of a loose hand are
-    read directly: natural cards of one rank (one set), and natural cards of one suit, no ace among
-    them, with at most one wild (a run on each span of places that holds them)."""
+    read directly: two natural cards or more of one rank with any wilds (one set), and natural
+    cards of one suit, no ace among them, with at most one wild (a run on each span of places that
+    holds them)."""
     wild = _wild_codes(info)
     codes = [card.code for card in cards]
     odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
-    if len(codes) < 3 or len(odd) > 1 or (odd and not wild[codes[odd[0]]]):
+    if len(codes) < 3 or len(odd) > len(codes) - 2 or not all(wild[codes[index]] for index in odd):
         return _find_readings(_unwritten(cards), rules, info)
     naturals = [card for index, card in enumerate(cards) if index not in odd]
     rank, suit = naturals[0].rank, naturals[0].suit
     if all(card.rank is rank for card in naturals):
-        if odd:
-            return _find_readings(_unwritten(cards), rules, info)
-        suits = {card.suit for card in cards}
-        return [] if rules.options.distinct_suit_sets and len(suits) < 3 else [TableMeld(MeldKind.SET, cards, cards)]
+        return _loose_set(naturals, [cards[index] for index in odd], rules)
     if any(card.suit is not suit for card in naturals):
         return []  # neither one rank nor one suit
-    if any(card.rank is Rank.ACE for card in naturals):
+    if len(odd) > 1 or any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
     at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
     if len(at_place) < len(naturals) or len(cards) < rules.preset.min_run_length:
@@ -232,6 +230,20 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     assert suit is not None
     filler = cards[odd[0]] if odd else naturals[0]  # without a wild the naturals fill their one span
     return _run_windows(at_place, filler, suit, len(cards), rules)
+
+
+def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[TableMeld]:
+    """The set of two naturals or more of one rank, and wilds: each wild stands for a suit the
+    naturals miss, in turn (as _set_roles has them; no wild is of the naturals' rank)."""
+    rank = naturals[0].code >> 2
+    taken = [card.suit for card in naturals]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    read_as = (*naturals, *[_PLACE_CARD[rank, missing[index % len(missing)]] for index in range(len(wilds))])
+    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wilds) > len(read_as):
+        return []
+    if rules.options.distinct_suit_sets and len({card.suit for card in read_as}) < 3:
+        return []
+    return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
 def _run_windows(at_place: dict[int, Card], wild: Card, suit: Suit, count: int, rules: RuleSet) -> list[TableMeld]:

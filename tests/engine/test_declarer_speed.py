@@ -218,3 +218,20 @@ def test_a_whole_suit_with_a_wild_and_an_ace_at_either_end_reads_as_check_meld_c
     cards = parse_cards(text)
     assert len(_loose_readings(cards, rules, info)) == 2
     assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+
+
+@st.composite
+def sets_with_wilds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """Natural cards of one rank, and wild cards, in any order."""
+    rank = draw(st.sampled_from([rank for rank in Rank if not info.is_wild(Card(rank, Suit.SPADES))]))
+    naturals = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(1, 5)))]
+    wilds = draw(st.lists(st.sampled_from([card for card in CARDS if info.is_wild(card)]), max_size=5))
+    return tuple(draw(st.permutations(naturals + wilds)))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data(), table=tables())
+def test_a_set_with_wilds_reads_as_every_role_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
+    rules, info = table
+    cards = data.draw(sets_with_wilds(info))
+    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
