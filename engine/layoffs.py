@@ -208,23 +208,21 @@ def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
 
 def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """_find_readings' answer for cards written without roles. The usual melds of a loose hand are
-    read directly: natural cards of one rank (one set), and natural cards of one suit, no ace among
-    them, with at most one wild (a run on each span of places that holds them)."""
+    read directly: two natural cards or more of one rank with any wilds (one set), and natural
+    cards of one suit, no ace among them, with at most one wild (a run on each span of places that
+    holds them)."""
     wild = _wild_codes(info)
     codes = [card.code for card in cards]
     odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
-    if len(codes) < 3 or len(odd) > 1 or (odd and not wild[codes[odd[0]]]):
+    if len(codes) < 3 or len(odd) > len(codes) - 2 or not all(wild[codes[index]] for index in odd):
         return _find_readings(_unwritten(cards), rules, info)
     naturals = [card for index, card in enumerate(cards) if index not in odd]
     rank, suit = naturals[0].rank, naturals[0].suit
     if all(card.rank is rank for card in naturals):
-        if odd:
-            return _find_readings(_unwritten(cards), rules, info)
-        suits = {card.suit for card in cards}
-        return [] if rules.options.distinct_suit_sets and len(suits) < 3 else [TableMeld(MeldKind.SET, cards, cards)]
+        return _loose_set(naturals, [cards[index] for index in odd], rules)
     if any(card.suit is not suit for card in naturals):
         return []  # neither one rank nor one suit
-    if any(card.rank is Rank.ACE for card in naturals):
+    if len(odd) > 1 or any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
     at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
     if len(at_place) < len(naturals) or len(cards) < rules.preset.min_run_length:
@@ -232,6 +230,20 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     assert suit is not None
     filler = cards[odd[0]] if odd else naturals[0]  # without a wild the naturals fill their one span
     return _run_windows(at_place, filler, suit, len(cards), rules)
+
+
+def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[TableMeld]:
+    """The set of two naturals or more of one rank, and wilds: each wild stands for a suit the
+    naturals miss, in turn (as _set_roles has them; no wild is of the naturals' rank)."""
+    rank = naturals[0].code >> 2
+    taken = [card.suit for card in naturals]
+    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    read_as = (*naturals, *[_PLACE_CARD[rank, missing[index % len(missing)]] for index in range(len(wilds))])
+    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wilds) > len(read_as):
+        return []
+    if rules.options.distinct_suit_sets and len({card.suit for card in read_as}) < 3:
+        return []
+    return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
 def _run_windows(at_place: dict[int, Card], wild: Card, suit: Suit, count: int, rules: RuleSet) -> list[TableMeld]:
@@ -446,9 +458,9 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
     if len(readings) == 1:
         return readings[0]  # nothing for the written order to choose between
     written = _unwritten(cards)
-    as_laid = _laid_as_written(cards, readings, info)
-    if as_laid is not None:
-        return _with_others(as_laid, readings, written)
+    shown = _laid_as_written(cards, readings, info) or _one_wild_shown(cards, readings, info)
+    if shown is not None:
+        return _with_others(shown, readings, written)
     verdict = check_meld(written, rules, info)
     if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
         return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
@@ -467,6 +479,30 @@ def _laid_as_written(cards: tuple[Card, ...], readings: list[TableMeld], info: R
     if len({card.code >> 2 for card in cards if not wild[card.code]}) < 2:
         return None
     return next((reading for reading in readings if reading.cards == cards), None)
+
+
+def _one_wild_shown(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
+    """check_meld's verdict on a run of one suit with one wild card and no ace, with more than one
+    reading (None for other cards). The runs hold the naturals side by side, the wild past one end,
+    so it is never written between naturals it could stand between. check_meld then prefers the run
+    with the wild past the end it is written at, if written before or after every natural (the run
+    written in order too); then the run where the wild stands as itself; then the upper run."""
+    wild = _wild_codes(info)
+    odd = [index for index, card in enumerate(cards) if wild[card.code]]
+    if len(odd) != 1 or len(readings) < 2 or any(reading.kind is MeldKind.SET for reading in readings):
+        return None
+    (hole,) = odd
+    written = [card.code >> 2 for index, card in enumerate(cards) if index != hole]  # the naturals' places
+    if Rank.ACE in written:
+        return None
+    if hole in (0, len(written)):
+        above = (hole > 0) == (written[-1] >= written[0])  # the run's high end, as written
+        low = min(written)
+        past_end = next((reading for reading in readings if reading.positions[0] == (low if above else low - 1)), None)
+        if past_end is not None:
+            return past_end
+    itself = [reading for reading in readings if cards[hole] in reading.read_as]
+    return itself[0] if itself else readings[-1]
 
 
 def _may_meld(naturals: Sequence[Card], count: int) -> bool:

@@ -175,3 +175,63 @@ def test_a_meld_split_from_a_hand_reads_as_check_meld_chooses(
         laid = data.draw(st.sampled_from(readings)).cards
         cards = laid[::-1] if data.draw(st.booleans()) else laid
     assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+
+
+@st.composite
+def runs_with_a_wild(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """Natural cards of one suit on places side by side (an ace at either end) in any order, a wild
+    card anywhere."""
+    suit = draw(st.sampled_from(list(Suit)))
+    low = draw(st.integers(1, 13))
+    places = range(low, min(low + draw(st.integers(2, 11)), 15))
+    ranks = [Rank.ACE if place in (1, 14) else Rank(place) for place in places]
+    cards = [Card(rank, suit) for rank in draw(st.permutations(ranks))]
+    cards.insert(
+        draw(st.integers(0, len(cards))), draw(st.sampled_from([card for card in CARDS if info.is_wild(card)]))
+    )
+    return tuple(cards)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data(), table=tables())
+def test_a_run_split_from_a_hand_with_one_wild_reads_as_check_meld_chooses(
+    data: st.DataObject, table: tuple[RuleSet, RoundInfo]
+) -> None:
+    rules, info = table
+    cards = data.draw(runs_with_a_wild(info))
+    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "JK AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH",
+        "AH 2H 3H 4H 5H JK 6H 7H 8H 9H 10H JH QH",
+        "10H 5H 4H 6H 3H QH 8H JH 2H AH 7H 9H JK",
+        "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H JK",
+    ],
+)
+def test_a_whole_suit_with_a_wild_and_an_ace_at_either_end_reads_as_check_meld_chooses(text: str) -> None:
+    base = rule_set("contract-rummy")
+    rules = RuleSet(base.preset, replace(base.options, ace=AceRule.BOTH))
+    info = round_info(rules, 7)  # jokers alone wild
+    cards = parse_cards(text)
+    assert len(_loose_readings(cards, rules, info)) == 2
+    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+
+
+@st.composite
+def sets_with_wilds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """Natural cards of one rank, and wild cards, in any order."""
+    rank = draw(st.sampled_from([rank for rank in Rank if not info.is_wild(Card(rank, Suit.SPADES))]))
+    naturals = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(1, 5)))]
+    wilds = draw(st.lists(st.sampled_from([card for card in CARDS if info.is_wild(card)]), max_size=5))
+    return tuple(draw(st.permutations(naturals + wilds)))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data(), table=tables())
+def test_a_set_with_wilds_reads_as_every_role_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
+    rules, info = table
+    cards = data.draw(sets_with_wilds(info))
+    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
