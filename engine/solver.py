@@ -751,9 +751,18 @@ class SubHands:
             )
             self.groups.append((group_codes, where, component, cards_here))
         self.field = field
-        # Per part, its cards' counts as masked out of the packed counts -> the component's state.
-        self.states: list[dict[int, int]] = [{} for _ in self.groups]
-        self.masks = [sum(field << shift for shift in where) for _, where, _, _ in self.groups]
+        # The groups again, as the scores read them: each component with where its cards' counts
+        # sit, their mask, and its states by the masked counts; each lone card's shift and points.
+        self.parts: list[tuple[_Component, list[int], int, dict[int, int], list[Card]]] = [
+            (component, where, sum(field << shift for shift in where), {}, cards)
+            for _, where, component, cards in self.groups
+            if component is not None
+        ]
+        self.loners = [
+            (where[0], values[codes[0]], cards[0])
+            for codes, where, component, cards in self.groups
+            if component is None
+        ]
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
     def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
@@ -778,16 +787,12 @@ class SubHands:
         wild_pool = wild_values[:melded_wilds]
         melds: list[tuple[Card, ...]] = []
         unmelded: list[Card] = []
-        field = self.field
-        loners = []
-        for at, (_, where, component, cards) in enumerate(self.groups):
-            if component is None:
-                if packed >> where[0] & field:
-                    loners.append(cards[0])
-                continue
-            state = self._state(at, packed)
+        for component, where, mask, states, cards in self.parts:
+            state = states.get(packed & mask) or _state(packed, where, self.field)
             if state:
                 _rebuild(component.picks, state, cards, next(shares), wild_pool, melds, unmelded)
+        field = self.field
+        loners = [card for shift, _, card in self.loners if packed >> shift & field]
         if self._loners_melded(loners):
             loners.sort(key=lambda card: values[card.code], reverse=True)
             _rebuild_loners(loners, next(shares), wild_pool, melds, unmelded)
@@ -837,15 +842,14 @@ class SubHands:
         size = self.wild_count + 1
         field = self.field
         vectors = []
-        loners = []
-        for at, (codes, where, component, _) in enumerate(self.groups):
-            if component is None:
-                if packed >> where[0] & field:
-                    loners.append(self.values[codes[0]])
-                continue
-            state = self._state(at, packed)
+        for component, where, mask, states, _ in self.parts:
+            counts = packed & mask
+            state = states.get(counts)
+            if state is None:
+                state = states[counts] = _state(packed, where, field)
             if state:
-                vectors.append(component.solve(state)[0])
+                vectors.append(component.costs.get(state) or component.solve(state)[0])
+        loners = [points for shift, points, _ in self.loners if packed >> shift & field]
         fixed = 0
         if self._loners_melded(loners):
             loners.sort(reverse=True)
@@ -861,14 +865,11 @@ class SubHands:
             splits.append(split)
         return total, fixed, splits
 
-    def _state(self, at: int, packed: int) -> int:
-        """The state of part `at`'s component for the counts packed (see `_Component.solve`)."""
-        counts = packed & self.masks[at]
-        state = self.states[at].get(counts)
-        if state is None:
-            field = self.field
-            state = self.states[at][counts] = _pack([packed >> shift & field for shift in self.groups[at][1]])
-        return state
+
+def _state(packed: int, where: list[int], field: int) -> int:
+    """A component's state (see `_Component.solve`) from the counts packed `field` wide, where
+    its cards' counts sit at the shifts `where`."""
+    return _pack([packed >> shift & field for shift in where])
 
 
 def _shares(total: int, splits: list[list[int]]) -> list[int]:
