@@ -159,9 +159,9 @@ class _Component:
         for same_rank in by_rank.values():
             for order, index in enumerate(same_rank):
                 self.mates[index] = same_rank[order + 1 :]
-        # Per packed state, the least leftover value and the choice per number of wilds melded.
+        # Per packed state, the least leftover value per number of wilds melded (the choice that
+        # reaches it is found again only where an arrangement is read: see `choice`).
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
-        self.picks: dict[int, list[_Choice | None]] = {0: [None] * self.size}
         # Going out, per packed state and number of wilds: whether its cards all meld with exactly
         # that many (True, False, or None while not yet searched), and the first meld that does it.
         self.outs: dict[int, list[bool | None]] = {}
@@ -187,11 +187,29 @@ class _Component:
                 if value >= wild_value:
                     self.replaceable |= 1 << 2 * index
 
-    def solve(self, state: int) -> tuple[list[int], list[_Choice | None]]:
+    def solve(self, state: int) -> list[int]:
         """Best leftover value per number of wilds melded, for the counts packed in `state`
-        (two bits per card: ``count << 2 * index``), and the choice that achieves each."""
-        costs = self.costs.get(state) or self._costs(state)
-        return costs, self.picks[state]
+        (two bits per card: ``count << 2 * index``)."""
+        return self.costs.get(state) or self._costs(state)
+
+    def choice(self, state: int, wilds: int) -> _Choice:
+        """What the search chose for a solved state with `wilds` wilds melded, where that is
+        possible: the first way, in the order `_costs` tries them (`first` left over, then its
+        melds), that reaches the least leftover value, as `_costs` keeps only strict improvements."""
+        costs = self.costs
+        least = costs[state][wilds]
+        first = ((state & -state).bit_length() - 1) >> 1
+        if costs[state - (1 << 2 * first)][wilds] + self.values[first] == least:
+            return first
+        for meld in self.found_in[first][state & self.relevant[first]]:  # found when it was solved
+            melded = meld[1]
+            if melded <= wilds and costs[state - meld[7]][wilds - melded] == least:
+                return meld
+        raise AssertionError("a solved state's least value is reached by one of its choices")
+
+    def out_choice(self, state: int, wilds: int) -> _Choice | None:
+        """The first meld `melds_out` found for a state that melds out with `wilds` wilds."""
+        return self.out_picks[state][wilds]
 
     def _costs(self, state: int) -> list[int]:
         first = ((state & -state).bit_length() - 1) >> 1
@@ -202,7 +220,6 @@ class _Component:
         value = self.values[first]
         # An impossible count stays at INF or more, and its choice is never read.
         best = [cost + value for cost in rest]
-        choices: list[_Choice | None] = [first] * size
         relevant = self.relevant[first] or self._relevant(first)
         found = self.found_in[first]
         melds = found.get(state & relevant)
@@ -217,10 +234,8 @@ class _Component:
                     break
                 if cost < best[k]:
                     best[k] = cost
-                    choices[k] = meld
                 k += 1
         known[state] = best
-        self.picks[state] = choices
         return best
 
     def melds_out(self, state: int, wilds: int) -> bool:
@@ -589,7 +604,7 @@ def _combine(
         if out_only:
             melds_out.append(functools.partial(component.melds_out, state))
         else:
-            vectors.append(component.solve(state)[0])
+            vectors.append(component.solve(state))
     loners = sorted(loners, key=values.__getitem__, reverse=True)
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
@@ -631,8 +646,9 @@ def _combine(
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
     for (component, state, cards), share in zip(parts, shares, strict=False):
-        picks = component.out_picks if out_only else component.picks
-        _rebuild(picks, state, cards, share, wild_pool, melds, unmelded)
+        _rebuild(
+            component.out_choice if out_only else component.choice, state, cards, share, wild_pool, melds, unmelded
+        )
     extra_shares = shares[len(parts) :]
     if has_loners:
         _rebuild_loners([card_of[code] for code in loners], extra_shares.pop(0), wild_pool, melds, unmelded)
@@ -790,7 +806,7 @@ class SubHands:
         for component, where, mask, states, cards in self.parts:
             state = states.get(packed & mask) or _state(packed, where, self.field)
             if state:
-                _rebuild(component.picks, state, cards, next(shares), wild_pool, melds, unmelded)
+                _rebuild(component.choice, state, cards, next(shares), wild_pool, melds, unmelded)
         field = self.field
         loners = [card for shift, _, card in self.loners if packed >> shift & field]
         if self._loners_melded(loners):
@@ -848,7 +864,7 @@ class SubHands:
             if state is None:
                 state = states[counts] = _state(packed, where, field)
             if state:
-                vectors.append(component.costs.get(state) or component.solve(state)[0])
+                vectors.append(component.solve(state))
         loners = [points for shift, points, _ in self.loners if packed >> shift & field]
         fixed = 0
         if self._loners_melded(loners):
@@ -884,7 +900,7 @@ def _shares(total: int, splits: list[list[int]]) -> list[int]:
 
 
 def _rebuild(
-    picks: dict[int, list[_Choice | None]],
+    choose: Callable[[int, int], _Choice | None],
     state: int,
     cards: list[Card],
     wilds: int,
@@ -894,7 +910,7 @@ def _rebuild(
 ) -> None:
     # Solving the whole state solved every state the choices lead to.
     while state:
-        choice = picks[state][wilds]
+        choice = choose(state, wilds)
         assert choice is not None
         if isinstance(choice, int):
             unmelded.append(cards[choice])
