@@ -1457,10 +1457,13 @@ class _LayoffSearch:
 
     def _score(self, counts: int) -> tuple[int, list[int]]:
         """`cost` and `floors` of the cards counted, found together."""
-        wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
         if self.sub_hands is not None:
-            cost, floors = self.sub_hands.score(counts, self.wild_count - sum(wilds))
+            kept = 0
+            for at in self.wild_at:
+                kept += counts >> _BITS * at & _FIELD
+            cost, floors = self.sub_hands.score(counts, self.wild_count - kept)
         else:
+            wilds = [counts >> _BITS * at & _FIELD for at in self.wild_at]
             cost = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
             points = [self.values[self.keys[at].code] for at in self.wild_at]
             floors = [cost - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)

@@ -745,40 +745,34 @@ class SubHands:
         self.limit = settings.limit
         self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
         field = (1 << width) - 1
-        self.naturals_mask = sum(field << shift for shift in shifts)
-        order = sorted(range(len(naturals)), key=lambda at: (naturals[at] & 3, naturals[at]))
+        self.naturals_mask = sum([field << shift for shift in shifts])
+        order = sorted(range(len(naturals)), key=lambda at: _SUIT_FIRST[naturals[at]])
         codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
         # Every part in the solver's order: its cards' codes, where their counts sit in the packed
         # counts, its component (None for a card alone) and its cards.
         self.groups: list[tuple[list[int], list[int], _Component | None, list[Card]]] = []
+        # The same parts as the scores read them: each component with where its cards' counts
+        # sit, their mask, and its states by the masked counts; each lone card's shift and points.
+        self.parts: list[tuple[_Component, list[int], int, dict[int, int], list[Card]]] = []
+        self.loners: list[tuple[int, int, Card]] = []
         for group in _components(codes, wild_count, settings):
             where = [shifts[order[index]] for index in group]
             group_codes = [naturals[order[index]] for index in group]
             cards_here = [card_of[code] for code in group_codes]
             if len(group) == 1 and packed >> where[0] & field == 1:
                 self.groups.append((group_codes, where, None, cards_here))
+                self.loners.append((where[0], values[group_codes[0]], cards_here[0]))
                 continue
             component = _component(
-                tuple(codes[index] for index in group),
-                tuple(values[naturals[order[index]]] for index in group),
+                tuple([codes[index] for index in group]),
+                tuple([values[code] for code in group_codes]),
                 wild_count,
                 settings,
                 top_wild,
             )
             self.groups.append((group_codes, where, component, cards_here))
+            self.parts.append((component, where, sum([field << shift for shift in where]), {}, cards_here))
         self.field = field
-        # The groups again, as the scores read them: each component with where its cards' counts
-        # sit, their mask, and its states by the masked counts; each lone card's shift and points.
-        self.parts: list[tuple[_Component, list[int], int, dict[int, int], list[Card]]] = [
-            (component, where, sum(field << shift for shift in where), {}, cards)
-            for _, where, component, cards in self.groups
-            if component is not None
-        ]
-        self.loners = [
-            (where[0], values[codes[0]], cards[0])
-            for codes, where, component, cards in self.groups
-            if component is None
-        ]
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
     def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
