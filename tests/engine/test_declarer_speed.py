@@ -197,7 +197,7 @@ def runs_with_a_wild(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
 
 
 @settings(max_examples=1000, deadline=None)
-@given(data=st.data(), table=tables())
+@given(data=st.data(), table=tables(in_place=True))
 def test_a_run_split_from_a_hand_with_one_wild_reads_as_check_meld_chooses(
     data: st.DataObject, table: tuple[RuleSet, RoundInfo]
 ) -> None:
