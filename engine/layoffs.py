@@ -209,8 +209,8 @@ def _loose_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
 def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> list[TableMeld]:
     """_find_readings' answer for cards written without roles. The usual melds of a loose hand are
     read directly: two natural cards or more of one rank with any wilds (one set), and natural
-    cards of one suit, no ace among them, with at most one wild (a run on each span of places that
-    holds them)."""
+    cards of one suit, no ace among them, with wilds that cannot count as natural (runs on each
+    span of places that holds them)."""
     wild = _wild_codes(info)
     codes = [card.code for card in cards]
     odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
@@ -222,14 +222,16 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
         return _loose_set(naturals, [cards[index] for index in odd], rules)
     if any(card.suit is not suit for card in naturals):
         return []  # neither one rank nor one suit
-    if len(odd) > 1 or any(card.rank is Rank.ACE for card in naturals):
+    if (len(odd) > 1 and rules.options.wild_in_place_natural) or any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
     at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
-    if len(at_place) < len(naturals) or len(cards) < rules.preset.min_run_length:
-        return []  # a rank twice, or too short a run
+    if len(at_place) < len(naturals) or not rules.preset.min_run_length <= len(cards) <= MAX_RUN:
+        return []  # a rank twice, or a run too short or too long
     assert suit is not None
-    filler = cards[odd[0]] if odd else naturals[0]  # without a wild the naturals fill their one span
-    return _run_windows(at_place, filler, suit, len(cards), rules)
+    # The span on which the cards lie as written, downwards, if any: its wilds may lie in reverse.
+    downwards = {index + (code >> 2) for index, code in enumerate(codes) if index not in odd}
+    down_from = downwards.pop() - len(cards) + 1 if len(downwards) == 1 else None
+    return _run_windows(at_place, [cards[index] for index in odd], suit, down_from, rules)
 
 
 def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[TableMeld]:
@@ -246,15 +248,29 @@ def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[
     return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
-def _run_windows(at_place: dict[int, Card], wild: Card, suit: Suit, count: int, rules: RuleSet) -> list[TableMeld]:
-    """The runs of `count` cards on each span of places holding the naturals `at_place`, the wild
-    on the place left, lowest span first."""
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+def _run_windows(
+    at_place: dict[int, Card], wilds: list[Card], suit: Suit, down_from: int | None, rules: RuleSet
+) -> list[TableMeld]:
+    """The runs on each span of places holding the naturals `at_place` and the wilds, lowest span
+    first, as _add_runs finds them: the wilds on the places left in the order written, and in the
+    reverse order too on the span from `down_from` (the cards written down it); within the wild
+    limit, and with no wilds side by side where the rules forbid it."""
+    count = len(at_place) + len(wilds)
+    options = rules.options
+    if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wilds) > count:
+        return []
+    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
     runs = []
     for start in range(max(lowest, max(at_place) - count + 1), min(highest - count + 1, min(at_place)) + 1):
         places = range(start, start + count)
-        laid = tuple([at_place.get(place, wild) for place in places])
-        runs.append(TableMeld(MeldKind.RUN, laid, tuple([_PLACE_CARD[place, suit] for place in places]), tuple(places)))
+        gaps = [place for place in places if place not in at_place]
+        if options.no_adjacent_wilds and any(high - low == 1 for low, high in itertools.pairwise(gaps)):
+            continue
+        read_as = tuple([_PLACE_CARD[place, suit] for place in places])
+        reverse = wilds[::-1]
+        for order in (wilds, reverse) if start == down_from and reverse != wilds else (wilds,):
+            laid = at_place | dict(zip(gaps, order, strict=True))
+            runs.append(TableMeld(MeldKind.RUN, tuple([laid[place] for place in places]), read_as, tuple(places)))
     return runs
 
 

@@ -22,7 +22,7 @@ from engine.layoffs import (
     _with_others,
 )
 from engine.melds import check_meld
-from engine.rules import AceRule, RuleSet, rule_set
+from engine.rules import AceRule, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info
 
 CARDS = [Card(rank, suit) for rank in Rank for suit in Suit] + [Card.JOKER]
@@ -68,14 +68,18 @@ def test_canonical_tokens_name_every_card_once() -> None:
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
-    """A rummy game with its ace, set and run options shuffled, and one of its rounds."""
+def tables(draw: st.DrawFn, in_place: bool = False) -> tuple[RuleSet, RoundInfo]:
+    """A rummy game with its ace, set, run and wild options shuffled, and one of its rounds; a wild
+    in its own place counting as natural only with `in_place` (every order of many wilds is tried then)."""
     base = rule_set(draw(st.sampled_from(["pay-me", "pay-me-family", "3-13", "three-thirteen", "contract-rummy"])))
     options = replace(
         base.options,
         ace=draw(st.sampled_from(list(AceRule))),
         no_aces_in_runs=draw(st.booleans()),
         distinct_suit_sets=draw(st.booleans()),
+        wild_limit=draw(st.sampled_from(list(WildLimit))),
+        no_adjacent_wilds=draw(st.booleans()),
+        wild_in_place_natural=in_place and draw(st.booleans()),
     )
     rules = RuleSet(base.preset, options)
     return rules, round_info(rules, draw(st.integers(1, rules.rounds)))
@@ -193,7 +197,7 @@ def runs_with_a_wild(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
 
 
 @settings(max_examples=1000, deadline=None)
-@given(data=st.data(), table=tables())
+@given(data=st.data(), table=tables(in_place=True))
 def test_a_run_split_from_a_hand_with_one_wild_reads_as_check_meld_chooses(
     data: st.DataObject, table: tuple[RuleSet, RoundInfo]
 ) -> None:
@@ -235,3 +239,55 @@ def test_a_set_with_wilds_reads_as_every_role_tried(data: st.DataObject, table: 
     rules, info = table
     cards = data.draw(sets_with_wilds(info))
     assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+
+
+@st.composite
+def runs_with_wilds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
+    """A run of one suit (an ace at either end now and then) with wild cards on some of its places,
+    written up, down or in any order, a card left out or added now and then."""
+    suit = draw(st.sampled_from(list(Suit)))
+    low = draw(st.integers(1, 13))
+    places = list(range(low, min(low + draw(st.integers(3, 13)), 15)))
+    wilds = [card for card in CARDS if info.is_wild(card)]
+    wild_at = draw(st.sets(st.sampled_from(places), max_size=3))
+    cards = [
+        draw(st.sampled_from(wilds)) if place in wild_at else Card(Rank.ACE if place in (1, 14) else Rank(place), suit)
+        for place in places
+    ]
+    order = draw(st.sampled_from(["up", "down", "any"]))
+    cards = cards[::-1] if order == "down" else list(draw(st.permutations(cards))) if order == "any" else cards
+    if draw(st.integers(0, 3)) == 0:
+        del cards[draw(st.integers(0, len(cards) - 1))]
+    if draw(st.integers(0, 3)) == 0:
+        cards.insert(draw(st.integers(0, len(cards))), draw(st.sampled_from(CARDS)))
+    return tuple(cards)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data(), table=tables(in_place=True))
+def test_a_run_with_wilds_reads_as_every_window_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
+    rules, info = table
+    cards = data.draw(runs_with_wilds(info))
+    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+
+
+@pytest.mark.parametrize("limit", list(WildLimit))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "JK 5H JK 7H JK",  # more wilds than naturals
+        "5H JK JK 8H 9H",  # wilds side by side
+        "9H JK 7H JK 5H",  # written down the run
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK",  # longer than any run
+    ],
+)
+def test_runs_with_several_wilds_read_as_every_window_tried(limit: WildLimit, text: str) -> None:
+    base = rule_set("contract-rummy")
+    cards = parse_cards(text)
+    for no_adjacent in (False, True):
+        options = replace(base.options, ace=AceRule.BOTH, wild_limit=limit, no_adjacent_wilds=no_adjacent)
+        rules = RuleSet(base.preset, options)
+        info = round_info(rules, 7)  # jokers alone wild
+        assert _plain_readings(cards, rules, info) == _find_readings(
+            tuple(MeldCard(card) for card in cards), rules, info
+        )
