@@ -631,17 +631,8 @@ def _combine(
             return INF, [], []  # not every card melds: only the full search says how few are left
         best_cost, (melded_wilds, shares) = 0, found
     else:
-        total = vectors[0] if vectors else [0] + [INF] * wild_count
-        splits = []
-        for vector in vectors[1:]:
-            total, split = _convolve(total, vector, size)
-            splits.append(split)
-        best_cost, melded_wilds = INF, 0
-        for k in range(size):  # ties go to more wilds melded
-            if k:
-                leftover -= values[wild_values[k - 1].code]
-            if total[k] < INF and total[k] + leftover <= best_cost:
-                best_cost, melded_wilds = total[k] + leftover, k
+        total, splits = _convolve_all(vectors, size)
+        best_cost, melded_wilds = _wilds_melded(total, leftover, wild_values, values)
         shares = _shares(melded_wilds, splits) if vectors else []
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
@@ -649,13 +640,49 @@ def _combine(
         _rebuild(
             component.out_choice if out_only else component.choice, state, cards, share, wild_pool, melds, unmelded
         )
-    extra_shares = shares[len(parts) :]
-    if has_loners:
-        _rebuild_loners([card_of[code] for code in loners], extra_shares.pop(0), wild_pool, melds, unmelded)
-    if has_all_wild and extra_shares[0]:
-        melds.append(tuple(wild_pool[: extra_shares[0]]))
+    lone_cards = [card_of[code] for code in loners] if has_loners else None
+    _rebuild_extras(shares[len(parts) :], lone_cards, has_all_wild, wild_pool, melds, unmelded)
     unmelded.extend(wild_values[melded_wilds:])
     return best_cost, melds, unmelded
+
+
+def _convolve_all(vectors: list[list[int]], size: int) -> tuple[list[int], list[list[int]]]:
+    """The least value per number of wilds over all the vectors, and each convolution's split."""
+    total = vectors[0] if vectors else [0] + [INF] * (size - 1)
+    splits = []
+    for vector in vectors[1:]:
+        total, split = _convolve(total, vector, size)
+        splits.append(split)
+    return total, splits
+
+
+def _wilds_melded(total: list[int], leftover: int, wild_values: list[Card], values: Sequence[int]) -> tuple[int, int]:
+    """The least leftover value and how many wilds are melded for it (ties go to more wilds), from
+    `total` per number of wilds melded; `leftover`: the points left over that `total` does not
+    count when no wild is melded, with every wild's."""
+    best_cost, melded_wilds = INF, 0
+    for k in range(len(wild_values) + 1):
+        if k:
+            leftover -= values[wild_values[k - 1].code]
+        if total[k] < INF and total[k] + leftover <= best_cost:
+            best_cost, melded_wilds = total[k] + leftover, k
+    return best_cost, melded_wilds
+
+
+def _rebuild_extras(
+    shares: list[int],
+    loners: list[Card] | None,
+    all_wild: bool,
+    wild_pool: list[Card],
+    melds: list[tuple[Card, ...]],
+    unmelded: list[Card],
+) -> None:
+    """The melds of the vectors after the components', from their shares of the wilds: the lone
+    naturals' (dearest first; None where they have no vector) and the all-wild melds'."""
+    if loners is not None:
+        _rebuild_loners(loners, shares.pop(0), wild_pool, melds, unmelded)
+    if all_wild and shares[0]:
+        melds.append(tuple(wild_pool[: shares[0]]))
 
 
 def _dearest_first(wilds: list[Card], values: Sequence[int]) -> list[Card]:
@@ -733,7 +760,7 @@ class SubHands:
         """`cards`: the distinct natural cards of the hand, and `shifts` where each one's count
         sits in the packed counts; `packed`: the whole hand's counts; `wild_values`: the points of
         each of its wilds."""
-        settings = _settings(rules)
+        settings = self.settings = _settings(rules)
         self.values = values
         card_of = {card.code: card for card in cards}
         naturals = [card.code for card in cards]
@@ -742,26 +769,27 @@ class SubHands:
         top_wild = self.wild_values[0] if wild_count else 0
         # suffix[r]: the points of the wilds from the r-th dearest on
         self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
-        self.limit = settings.limit
-        self.all_wild = rules.options.wild_limit is WildLimit.NONE and wild_count >= 3
+        # Lone naturals get a vector of their own where they may take two wilds each.
+        self.melds_loners = not settings.limit and wild_count >= 2
+        self.all_wild_melds = rules.options.wild_limit is WildLimit.NONE
+        self.all_wild = self.all_wild_melds and wild_count >= 3
         field = (1 << width) - 1
         self.naturals_mask = sum([field << shift for shift in shifts])
         order = sorted(range(len(naturals)), key=lambda at: _SUIT_FIRST[naturals[at]])
         codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
-        # Every part in the solver's order: its cards' codes, where their counts sit in the packed
-        # counts, its component (None for a card alone) and its cards.
-        self.groups: list[tuple[list[int], list[int], _Component | None, list[Card]]] = []
-        # The same parts as the scores read them: each component with where its cards' counts
-        # sit, their mask, and its states by the masked counts; each lone card's shift and points.
+        # The parts in the solver's order: each component with where its cards' counts sit in the
+        # packed counts, their mask, its states by the masked counts, and its cards; each lone
+        # card's shift, points and code.
         self.parts: list[tuple[_Component, list[int], int, dict[int, int], list[Card]]] = []
-        self.loners: list[tuple[int, int, Card]] = []
+        self.loners: list[tuple[int, int, int]] = []
+        self.card_of: dict[int, Card] = {}  # the lone cards by code
         for group in _components(codes, wild_count, settings):
             where = [shifts[order[index]] for index in group]
             group_codes = [naturals[order[index]] for index in group]
-            cards_here = [card_of[code] for code in group_codes]
             if len(group) == 1 and packed >> where[0] & field == 1:
-                self.groups.append((group_codes, where, None, cards_here))
-                self.loners.append((where[0], values[group_codes[0]], cards_here[0]))
+                code = group_codes[0]
+                self.loners.append((where[0], values[code], code))
+                self.card_of[code] = card_of[code]
                 continue
             component = _component(
                 tuple([codes[index] for index in group]),
@@ -770,14 +798,15 @@ class SubHands:
                 settings,
                 top_wild,
             )
-            self.groups.append((group_codes, where, component, cards_here))
+            cards_here = [card_of[code] for code in group_codes]
             self.parts.append((component, where, sum([field << shift for shift in where]), {}, cards_here))
         self.field = field
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
     def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
         """An arrangement with the least leftover value of the naturals counted in `packed` and
-        `wilds` (wild cards of the hand), read from these parts and the choices their solves made.
+        `wilds` (wild cards of the hand), read from these parts and the choices their solves made,
+        as `_combine` reads it from `arrange`'s.
 
         Where every wild card of the hand is kept and the naturals kept fall into the same
         components as `arrange` finds them, it is the very arrangement `arrange` gives (the same
@@ -787,35 +816,24 @@ class SubHands:
         total, fixed, splits = self.totals(packed)
         wild_values = _dearest_first(wilds, values)
         leftover = fixed + sum([values[card.code] for card in wild_values])
-        best_cost, melded_wilds = INF, 0
-        for k in range(len(wild_values) + 1):  # ties go to more wilds melded, as in `_combine`
-            if k:
-                leftover -= values[wild_values[k - 1].code]
-            if total[k] < INF and total[k] + leftover <= best_cost:
-                best_cost, melded_wilds = total[k] + leftover, k
-        shares = iter(_shares(melded_wilds, splits))
+        best_cost, melded_wilds = _wilds_melded(total, leftover, wild_values, values)
+        parts = self._states(packed)
+        shares = _shares(melded_wilds, splits)
         wild_pool = wild_values[:melded_wilds]
         melds: list[tuple[Card, ...]] = []
         unmelded: list[Card] = []
-        for component, where, mask, states, cards in self.parts:
-            state = states.get(packed & mask) or _state(packed, where, self.field)
-            if state:
-                _rebuild(component.choice, state, cards, next(shares), wild_pool, melds, unmelded)
+        for (component, state, cards), share in zip(parts, shares, strict=False):
+            _rebuild(component.choice, state, cards, share, wild_pool, melds, unmelded)
         field = self.field
-        loners = [card for shift, _, card in self.loners if packed >> shift & field]
-        if self._loners_melded(loners):
-            loners.sort(key=lambda card: values[card.code], reverse=True)
-            _rebuild_loners(loners, next(shares), wild_pool, melds, unmelded)
+        loners = [self.card_of[code] for shift, _, code in self.loners if packed >> shift & field]
+        melded_loners = None
+        if loners and self.melds_loners:
+            melded_loners = sorted(loners, key=lambda card: values[card.code], reverse=True)
         else:
             unmelded += loners
-        if self.all_wild and (all_wild := next(shares)):
-            melds.append(tuple(wild_pool[:all_wild]))
+        _rebuild_extras(shares[len(parts) :], melded_loners, self.all_wild, wild_pool, melds, unmelded)
         unmelded += wild_values[melded_wilds:]
         return _arrangement(best_cost, melds, unmelded)
-
-    def _loners_melded(self, loners: list[Card] | list[int]) -> bool:
-        """Whether lone naturals get a vector of their own: they may take two wilds each."""
-        return bool(loners) and not self.limit and self.wild_count >= 2
 
     def score(self, packed: int, wilds_gone: int) -> tuple[int, list[int]]:
         """With the naturals counted in `packed` and all but the `wilds_gone` dearest wild cards:
@@ -852,7 +870,7 @@ class SubHands:
         size = self.wild_count + 1
         field = self.field
         vectors = []
-        for component, where, mask, states, _ in self.parts:
+        for component, where, mask, states, _ in self.parts:  # `_states`, inlined: the search's hot path
             counts = packed & mask
             state = states.get(counts)
             if state is None:
@@ -861,19 +879,29 @@ class SubHands:
                 vectors.append(component.solve(state))
         loners = [points for shift, points, _ in self.loners if packed >> shift & field]
         fixed = 0
-        if self._loners_melded(loners):
+        if loners and self.melds_loners:
             loners.sort(reverse=True)
             vectors.append(_loners_vector(loners, size))
         else:
             fixed = sum(loners)
         if self.all_wild:
             vectors.append(_all_wild_vector(size, True))
-        total = vectors[0] if vectors else [0] + [INF] * (size - 1)
-        splits = []
-        for vector in vectors[1:]:
-            total, split = _convolve(total, vector, size)
-            splits.append(split)
+        total, splits = _convolve_all(vectors, size)
         return total, fixed, splits
+
+    def _states(self, packed: int) -> list[tuple[_Component, int, list[Card]]]:
+        """The components holding any of the naturals counted in `packed`, each with its state
+        (see `_Component.solve`) and its cards by the component's indexes."""
+        field = self.field
+        found = []
+        for component, where, mask, states, cards in self.parts:
+            counts = packed & mask
+            state = states.get(counts)
+            if state is None:
+                state = states[counts] = _state(packed, where, field)
+            if state:
+                found.append((component, state, cards))
+        return found
 
 
 def _state(packed: int, where: list[int], field: int) -> int:

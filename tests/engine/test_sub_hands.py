@@ -52,30 +52,46 @@ LONE_CARD_LEFT = (
     round_info(THREE_THIRTEEN, 8),
 )
 
+PAY_ME = rule_set("pay-me")
+# A component split in two by the card laid off: another arrangement as good as `arrange`'s.
+COMPONENT_SPLIT = (
+    parse_cards("QS 2S 2D KD 10D 6D JS 10H 5H AH AS 7H 5S"),
+    Counter(parse_cards("7H")),
+    PAY_ME,
+    round_info(PAY_ME, 11),
+)
 
-def _as_arrange_parts_them(parts: SubHands, packed: int, wild_count: int, rules: RuleSet) -> bool:
-    """Whether the cards counted in `packed`, with `wild_count` wilds, fall into the same parts as
-    `arrange` splits them into: every wild card of the hand kept, and the naturals kept falling
-    into the same components in the same order, none joined, split or left as a lone card."""
-    if wild_count != parts.wild_count:
+
+def _groups(naturals: Counter[Card], wild_count: int, rules: RuleSet) -> list[list[Card]]:
+    """The natural cards split into the groups the solver searches apart, with `wild_count` wilds."""
+    distinct = sorted(naturals, key=lambda card: _SUIT_FIRST[card.code])
+    places = [(card.code & 3, card.code >> 2) for card in distinct]
+    return [[distinct[index] for index in group] for group in _components(places, wild_count, _settings(rules))]
+
+
+def _as_arrange_parts_them(held: Counter[Card], kept: Counter[Card], info: RoundInfo, rules: RuleSet) -> bool:
+    """Whether the cards `kept` of the hand `held` fall into the same parts as `arrange` splits
+    them into: every wild card of the hand kept, and the naturals kept falling into the same groups
+    of the whole hand's in the same order, none joined, split or left as a lone card."""
+    wilds = sum(count for card, count in held.items() if info.is_wild(card))
+    if sum(count for card, count in kept.items() if info.is_wild(card)) != wilds:
         return False
-    kept = []
-    for codes, where, component, _ in parts.groups:
-        counts = [packed >> shift & parts.field for shift in where]
-        here = [code for code, count in zip(codes, counts, strict=True) if count]
-        if component is not None and len(here) == 1 and sum(counts) == 1:
+    naturals = Counter({card: count for card, count in held.items() if not info.is_wild(card)})
+    before = []
+    for group in _groups(naturals, wilds, rules):
+        here = [card for card in group if kept[card]]
+        component = len(group) > 1 or naturals[group[0]] > 1  # a group searched as a component
+        if component and len(here) == 1 and kept[here[0]] == 1:
             return False
         if here:
-            kept.append(here)
-    distinct = sorted([code for here in kept for code in here], key=_SUIT_FIRST.__getitem__)
-    places = [(code & 3, code >> 2) for code in distinct]
-    groups = _components(places, wild_count, _settings(rules))
-    return [[distinct[index] for index in group] for group in groups] == kept
+            before.append(here)
+    return _groups(naturals & kept, wilds, rules) == before
 
 
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(hands_and_removals())
 @example(LONE_CARD_LEFT)
+@example(COMPONENT_SPLIT)
 def test_the_cards_kept_are_arranged_at_their_least_penalty(
     case: tuple[list[Card], Counter[Card], RuleSet, RoundInfo],
 ) -> None:
@@ -101,7 +117,7 @@ def test_the_cards_kept_are_arranged_at_their_least_penalty(
     wilds_kept = [card for card in keys for _ in range(kept[card]) if info.is_wild(card)]
     read = parts.arrangement(packed, wilds_kept)
     expected = arrange(list(kept.elements()), rules, info, values)
-    if _as_arrange_parts_them(parts, packed, len(wilds_kept), rules):
+    if _as_arrange_parts_them(held, kept, info, rules):
         assert read == expected
     assert read.penalty == expected.penalty
     assert Counter(card for meld in read.melds for card in meld) + Counter(read.unmelded) == kept
