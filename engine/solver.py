@@ -201,7 +201,7 @@ class _Component:
         first = ((state & -state).bit_length() - 1) >> 1
         if costs[state - (1 << 2 * first)][wilds] + self.values[first] == least:
             return first
-        for meld in self.found_in[first][state & self.relevant[first]]:  # found when it was solved
+        for meld in self._melds(first, state):
             melded = meld[1]
             if melded <= wilds and costs[state - meld[7]][wilds - melded] == least:
                 return meld
@@ -221,7 +221,7 @@ class _Component:
         # An impossible count stays at INF or more, and its choice is never read.
         best = [cost + value for cost in rest]
         relevant = self.relevant[first] or self._relevant(first)
-        found = self.found_in[first]
+        found = self.found_in[first]  # `_melds`, inlined: every state solved passes here
         melds = found.get(state & relevant)
         if melds is None:
             melds = found[state & relevant] = self._melds_with(first, state)
@@ -259,15 +259,21 @@ class _Component:
     def _first_out(self, state: int, wilds: int) -> _Meld | None:
         """The first meld, in the order `solve` tries them, after which the rest melds out too."""
         first = ((state & -state).bit_length() - 1) >> 1
-        relevant = self.relevant[first] or self._relevant(first)
-        melds = self.found.get(state & relevant)
-        if melds is None:
-            melds = self.found[state & relevant] = self._melds_with(first, state)
-        for meld in melds:
+        for meld in self._melds(first, state):
             spare = wilds - meld[1]
             if spare >= 0 and self.melds_out(state - meld[7], spare):
                 return meld
         return None
+
+    def _melds(self, first: int, state: int) -> Sequence[_Meld]:
+        """`first`'s melds in `state` (its lowest card), found once per state of the counts that
+        decide them."""
+        relevant = self.relevant[first] or self._relevant(first)
+        found = self.found_in[first]
+        melds = found.get(state & relevant)
+        if melds is None:
+            melds = found[state & relevant] = self._melds_with(first, state)
+        return melds
 
     def _melds_with(self, first: int, state: int) -> Sequence[_Meld]:
         sets = self.sets.get(state & self.rank_mask[first])
