@@ -1327,7 +1327,6 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.meld_count = len(declarer)
         self.keys = tuple(hand)
-        self.at = at = [0] * 56  # by card code, the index of the hand's distinct card
         self.wild = wild = _wild_codes(info)  # by card code
         natural_at = [-1] * 56  # by card code, the index of the hand's natural card, or -1
         held = [0, 0, 0, 0]  # per suit, a bit for each place where the hand holds a natural
@@ -1335,9 +1334,8 @@ class _LayoffSearch:
         wilds: list[int] = []
         wild_values: list[int] = []  # the points of each of the hand's wild cards
         packed = 0
-        for index, (card, count) in enumerate(hand.items()):  # one pass: these were six before
+        for index, (card, count) in enumerate(hand.items()):
             code = card.code
-            at[code] = index
             packed |= count << _BITS * index
             if wild[code]:
                 wilds.append(index)

@@ -142,10 +142,11 @@ def candidates(search: _LayoffSearch, index: int, counts: int) -> list[_Candidat
     made = []
     groups = _layoff_candidates(search.declarer[index], cards, search.rules, search.info, search.values)
     later = search.later_sets[index + 1]
+    at = {card.code: where for where, card in enumerate(keys)}  # the index of each distinct card
     for order, used in enumerate(groups):
         taken = shed = natural_shed = later_shed = wilds = 0
         for card in used:
-            where = search.at[card.code]
+            where = at[card.code]
             taken += 1 << _BITS * where
             shed += search.values[card.code]
             if search.wild[card.code]:
