@@ -1492,20 +1492,9 @@ class _LayoffSearch:
             return known
         # Only the cards the meld's candidates can use (in the hand's order, so the same candidates),
         # each as a candidate of one card: a candidate's figures are then sums of its parts'.
-        keys, values, wild = self.keys, self.values, self.wild
-        later = self.later_sets[index + 1]
-        naturals: list[tuple[_Part, int]] = []
-        wilds: list[tuple[_Part, int]] = []
-        for at in self.relevant[index]:
-            count = counts >> _BITS * at & _FIELD
-            if count:
-                card = keys[at]
-                points = values[card.code]
-                if wild[card.code]:
-                    wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
-                else:
-                    unit = ((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0)
-                    naturals.append((unit, count))
+        keys = self.keys
+        held = [(at, keys[at], count) for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)]
+        naturals, wilds = _card_parts(held, self.values, self.wild, self.later_sets[index + 1])
         made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
         lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
         if lowest == 1 and highest == 14:
@@ -1755,16 +1744,25 @@ def _layoff_candidates(
 ) -> list[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
-    wild = _wild_codes(info)
+    held = [(at, card, count) for at, (card, count) in enumerate(cards.items()) if count]
+    naturals, wilds = _card_parts(held, values, _wild_codes(info), set())
+    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
+
+
+def _card_parts(
+    held: list[tuple[int, Card, int]], values: Sequence[int], wild: list[bool], later: set[int]
+) -> tuple[list[tuple[_Part, int]], list[tuple[_Part, int]]]:
+    """The cards held (index, card, count), each as a part of one card with its count, naturals
+    and wilds apart; `later`: the indexes of the naturals that might also fit a later meld."""
     naturals: list[tuple[_Part, int]] = []
     wilds: list[tuple[_Part, int]] = []
-    for at, (card, count) in enumerate(cards.items()):
+    for at, card, count in held:
         points = values[card.code]
-        if not wild[card.code]:
-            naturals.append((((card,), points, 1 << _BITS * at, 0, points, 0), count))
-        elif count:
+        if wild[card.code]:
             wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
-    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
+        else:
+            naturals.append((((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0), count))
+    return naturals, wilds
 
 
 def _candidate_list(
