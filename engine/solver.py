@@ -1023,8 +1023,12 @@ def _wild_flags(info: RoundInfo) -> list[bool]:
     return known[1]
 
 
-def _sort_key(card: Card) -> tuple[int, int]:
-    return card.sort_key
+# Card.sort_key as one number per card code (suit, then rank; jokers last), for sorting leftovers.
+_SORT_ORDER = [4 * CODES] + [(code & 3) * CODES + (code >> 2) for code in range(1, CODES)]
+
+
+def _sort_key(card: Card) -> int:
+    return _SORT_ORDER[card.code]
 
 
 def arrange(

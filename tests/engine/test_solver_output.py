@@ -11,6 +11,7 @@ from engine.cards import Card, MeldCard, Rank, Suit
 from engine.melds import check_meld
 from engine.rules import PRESETS, RUMMY_PRESETS, HandScoring, rule_set
 from engine.schedule import schedule
+from engine import solver
 from engine.solver import best_arrangement
 
 # The presets whose hands the solver arranges (Contract Rummy counts every card held in full).
@@ -47,3 +48,16 @@ def test_every_meld_the_solver_prints_is_legal_as_written(deal: tuple[list[Card]
         assert verdict.valid, (" ".join(map(str, meld)), verdict.reason)
     laid_out = Counter(card for meld in result.melds for card in meld) + Counter(result.unmelded)
     assert laid_out == Counter(hand)
+
+
+def test_leftovers_come_in_card_order() -> None:
+    """The leftovers are sorted by a number per card code that orders cards as Card.sort_key does."""
+    cards = [Card(rank, suit) for suit in Suit for rank in Rank] + [Card.JOKER]
+    shuffled = sorted(cards, key=lambda card: (card.code * 37) % 61)
+    assert sorted(shuffled, key=solver._sort_key) == sorted(shuffled, key=lambda card: card.sort_key)
+    rules = rule_set("pay-me")
+    info = schedule(rules)[0]
+    hand = [Card.parse(token) for token in "JK KS 2H 9C 5D".split()]
+    assert [str(card) for card in best_arrangement(hand, rules, info).unmelded] == sorted(
+        [str(card) for card in hand], key=lambda text: Card.parse(text).sort_key
+    )
