@@ -430,13 +430,18 @@ def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
     return bool(near & ((1 << count) - 1))
 
 
-def _components(codes: list[_Code], wild_count: int, settings: Settings) -> list[list[int]]:
+def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: bool = False) -> list[list[int]]:
     """Group distinct naturals that could share a meld (same rank, or same suit within reach).
 
     `codes` come suit by suit, ranks ascending (aces first), so joining each card to the last
     card before it of its rank, and of its suit by place, connects the same groups as joining
-    every pair that could share a meld. Groups come by their first card, cards in order."""
-    reach = wild_count + 1
+    every pair that could share a meld. Groups come by their first card, cards in order.
+
+    Within reach means as many places apart as the wilds can bridge, plus one. `tight`: where no
+    two wilds may lie side by side, a run bridges one place at most between two naturals (smaller
+    groups, searched apart, for the lay-off search). `arrange` keeps the groups made by the wild
+    count alone, whose ties fall as they always have."""
+    reach = min(wild_count, 1) + 1 if tight and settings.no_adjacent else wild_count + 1
     ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
     aces_high, aces_low = ACE_HIGH in ace_places, ACE_LOW in ace_places
     group_of = list(range(len(codes)))  # per card, an earlier card of its group (itself for the first)
@@ -789,7 +794,7 @@ class SubHands:
         self.parts: list[tuple[_Component, list[int], int, dict[int, int], list[Card]]] = []
         self.loners: list[tuple[int, int, int]] = []
         self.card_of: dict[int, Card] = {}  # the lone cards by code
-        for group in _components(codes, wild_count, settings):
+        for group in _components(codes, wild_count, settings, tight=True):
             where = [shifts[order[index]] for index in group]
             group_codes = [naturals[order[index]] for index in group]
             if len(group) == 1 and packed >> where[0] & field == 1:

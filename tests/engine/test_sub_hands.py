@@ -62,23 +62,26 @@ COMPONENT_SPLIT = (
 )
 
 
-def _groups(naturals: Counter[Card], wild_count: int, rules: RuleSet) -> list[list[Card]]:
-    """The natural cards split into the groups the solver searches apart, with `wild_count` wilds."""
+def _groups(naturals: Counter[Card], wild_count: int, rules: RuleSet, tight: bool = False) -> list[list[Card]]:
+    """The natural cards split into the groups the solver searches apart, with `wild_count` wilds
+    (`tight`: as SubHands splits them, see `_components`)."""
     distinct = sorted(naturals, key=lambda card: _SUIT_FIRST[card.code])
     places = [(card.code & 3, card.code >> 2) for card in distinct]
-    return [[distinct[index] for index in group] for group in _components(places, wild_count, _settings(rules))]
+    groups = _components(places, wild_count, _settings(rules), tight=tight)
+    return [[distinct[index] for index in group] for group in groups]
 
 
 def _as_arrange_parts_them(held: Counter[Card], kept: Counter[Card], info: RoundInfo, rules: RuleSet) -> bool:
     """Whether the cards `kept` of the hand `held` fall into the same parts as `arrange` splits
     them into: every wild card of the hand kept, and the naturals kept falling into the same groups
-    of the whole hand's in the same order, none joined, split or left as a lone card."""
+    of the whole hand's (as SubHands splits it) in the same order, none joined, split or left as a
+    lone card."""
     wilds = sum(count for card, count in held.items() if info.is_wild(card))
     if sum(count for card, count in kept.items() if info.is_wild(card)) != wilds:
         return False
     naturals = Counter({card: count for card, count in held.items() if not info.is_wild(card)})
     before = []
-    for group in _groups(naturals, wilds, rules):
+    for group in _groups(naturals, wilds, rules, tight=True):
         here = [card for card in group if kept[card]]
         component = len(group) > 1 or naturals[group[0]] > 1  # a group searched as a component
         if component and len(here) == 1 and kept[here[0]] == 1:
