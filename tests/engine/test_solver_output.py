@@ -7,11 +7,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit
+from engine import solver
+from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
 from engine.melds import check_meld
 from engine.rules import PRESETS, RUMMY_PRESETS, HandScoring, rule_set
 from engine.schedule import schedule
-from engine import solver
 from engine.solver import best_arrangement
 
 # The presets whose hands the solver arranges (Contract Rummy counts every card held in full).
@@ -57,7 +57,7 @@ def test_leftovers_come_in_card_order() -> None:
     assert sorted(shuffled, key=solver._sort_key) == sorted(shuffled, key=lambda card: card.sort_key)
     rules = rule_set("pay-me")
     info = schedule(rules)[0]
-    hand = [Card.parse(token) for token in "JK KS 2H 9C 5D".split()]
+    hand = parse_cards("JK KS 2H 9C 5D")
     assert [str(card) for card in best_arrangement(hand, rules, info).unmelded] == sorted(
         [str(card) for card in hand], key=lambda text: Card.parse(text).sort_key
     )
