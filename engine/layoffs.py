@@ -1382,6 +1382,7 @@ class _LayoffSearch:
             wild_mask |= _FIELD << _BITS * at
         self.relevant = [tuple(sorted(reach.union(wild_at))) for reach in reaches]
         self.relevant_mask = [sum([_FIELD << _BITS * at for at in reach], wild_mask) for reach in reaches]
+        self.wild_mask = wild_mask
         keys, values = self.keys, self.values
         union: set[int] = set()
         points: tuple[tuple[int, int], ...] = ()  # (shift of the card's count, its points)
@@ -1484,6 +1485,17 @@ class _LayoffSearch:
         score = self.scores[counts] = (cost, floors)
         return score
 
+    def _wilds_only_lose(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
+        """Whether no natural held could go on meld `index`, so that every candidate lays off a wild
+        card at least, and even the fewest wilds cannot beat the best found (as the candidates'
+        own bound below has it): no candidate needs making."""
+        if counts & self.relevant_mask[index] & ~self.wild_mask:
+            return False
+        if len(floors) < 2:
+            return True  # no wild card either: no candidate at all
+        floor = floors[-2] - after
+        return floor > best or (floor == best and laid == 0)
+
     def _candidates(self, index: int, counts: int) -> list[_Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
         key = (counts & self.relevant_mask[index]) << self.index_bits | index
@@ -1582,7 +1594,8 @@ class _LayoffSearch:
         laid = result[1]
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
-        if floor > best or (floor == best and laid == 0):
+        hopeless = floor > best or (floor == best and laid == 0)
+        if hopeless or self._wilds_only_lose(index, counts, floors, after, best, laid):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
