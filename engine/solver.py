@@ -186,6 +186,11 @@ class _Component:
             for index, value in enumerate(values):
                 if value >= wild_value:
                     self.replaceable |= 1 << 2 * index
+        # Where a run from a card finds naturals: one within the wild count plus one places (two
+        # at most under the side-by-side rule), or without wilds, one in each of the next two places.
+        # As (how many places, the least their bits read as a number may be for a run to exist).
+        reach = min(wild_count + 1, 2) if settings.no_adjacent else wild_count + 1
+        self.near = (reach, 1) if wild_count else (2, 3)
 
     def solve(self, state: int) -> list[int]:
         """Best leftover value per number of wilds melded, for the counts packed in `state`
@@ -219,7 +224,13 @@ class _Component:
         rest = known.get(child) or self._costs(child)  # most children are known: skip the call
         value = self.values[first]
         # An impossible count stays at INF or more, and its choice is never read.
-        best = [cost + value for cost in rest]
+        # Vectors are short: the usual sizes are written out, where a comprehension's call costs more.
+        if size == 3:
+            best = [rest[0] + value, rest[1] + value, rest[2] + value]
+        elif size == 2:
+            best = [rest[0] + value, rest[1] + value]
+        else:
+            best = [cost + value for cost in rest]
         relevant = self.relevant[first] or self._relevant(first)
         found = self.found_in[first]  # `_melds`, inlined: every state solved passes here
         melds = found.get(state & relevant)
@@ -276,12 +287,12 @@ class _Component:
         return melds
 
     def _melds_with(self, first: int, state: int) -> Sequence[_Meld]:
+        runs = self.runs[first]
+        if not runs:  # its melds are found in the shared sets, where the caller looked already
+            return tuple(self._sets_with(first, state))
         sets = self.sets.get(state & self.rank_mask[first])
         if sets is None:
             sets = self.sets[state & self.rank_mask[first]] = tuple(self._sets_with(first, state))
-        runs = self.runs[first]
-        if not runs:
-            return sets
         melds = list(sets)
         present = (state | state >> 1) & _LOW_BITS
         replaceable = present & self.replaceable
@@ -333,12 +344,13 @@ class _Component:
         for mate in self.mates[first]:
             mask |= 1 << 2 * mate
         self.rank_mask[first] = mask | mask << 1
-        reach = self.wild_count + 1  # a run needs another natural no more than this many places away
+        reach, wanted = self.near
+        window = (1 << reach) - 1
         places = self.occupied[suit]
         shapes: _Shapes = {}
         for start, step in _STARTS[self.table[rank]]:
             nearest = start + 1 if step == 1 else start - reach
-            if (places >> nearest if nearest >= 0 else places << -nearest) & (1 << reach) - 1:  # most have none
+            if ((places >> nearest if nearest >= 0 else places << -nearest) & window) >= wanted:  # most have none
                 self._walk(first, suit, start, step, shapes)
         if shapes:
             runs = self.runs[first] = [
@@ -361,13 +373,15 @@ class _Component:
         run_lowest, run_highest, prunes = self.lowest, self.highest, self.prunes
         occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural: the
-        # last place it tries, counted as places past `start` (`start` itself is never tried).
+        # last place it tries (`start` itself is never tried).
         if step == 1:
-            last = min(occupied.bit_length() - 1, start + MAX_RUN - 1) - start
+            last = min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+            if last <= start:
+                return
         else:
-            last = start - max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
-        if last < 1:
-            return
+            last = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
+            if last >= start:
+                return
         row = suit * 16
         # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
         # the room past `start` is the same for every run of the walk.
@@ -383,9 +397,15 @@ class _Component:
         while pending:
             position, gaps, after_wild, layout, used, needed, wild_places = pending.pop()
             index = at[row + position]
-            further = (position - start) * step < last  # whether the walk may go past this place
+            further = position != last  # whether the walk may go past this place
             spare = wild_count - gaps  # wilds left, this one included
-            if further and spare and not (no_adjacent and after_wild) and _any_near(occupied, position, step, spare):
+            # A wild here only where a natural lies within the wilds left, further on.
+            if (
+                further
+                and spare
+                and not (no_adjacent and after_wild)
+                and (occupied >> position + 1 if step == 1 else occupied << spare >> position) & (1 << spare) - 1
+            ):
                 # Stacked first, so tried after every run through the natural here.
                 taken = wild_places | (1 << 2 * index if index >= 0 else 0)
                 pending.append((position + step, gaps + 1, True, layout + _GAP, used, needed, taken))
@@ -421,13 +441,6 @@ class _Component:
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
                 group.append((used, gaps + extra, suit, laid, low, room_below, room_above, delta))
-
-
-def _any_near(occupied: int, position: int, step: int, count: int) -> bool:
-    """Whether any of the `count` places after `position` (going by `step`) is set in `occupied`."""
-    lowest = position + 1 if step == 1 else position - count
-    near = occupied >> lowest if lowest >= 0 else occupied << -lowest
-    return bool(near & ((1 << count) - 1))
 
 
 def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: bool = False) -> list[list[int]]:
