@@ -38,7 +38,7 @@ from engine.melds import (
     run_range,
     set_with_free_wilds_placed,
 )
-from engine.rules import RuleSet, WildLimit
+from engine.rules import AceRule, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
 
@@ -1492,12 +1492,11 @@ class _LayoffSearch:
             return known
         # Only the cards the meld's candidates can use (in the hand's order, so the same candidates),
         # each as a candidate of one card: a candidate's figures are then sums of its parts'.
-        keys = self.keys
-        held = [(at, keys[at], count) for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)]
-        naturals, wilds = _card_parts(held, self.values, self.wild, self.later_sets[index + 1])
+        naturals, wilds = _card_parts(
+            self.relevant[index], self.keys, counts, self.values, self.wild, self.later_sets[index + 1]
+        )
         made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
-        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
-        if lowest == 1 and highest == 14:
+        if self.rules.options.ace is AceRule.BOTH and not self.rules.options.no_aces_in_runs:
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
             made = [candidate for candidate in made if not _over(counts, candidate[3])]
@@ -1744,24 +1743,35 @@ def _layoff_candidates(
 ) -> list[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
-    held = [(at, card, count) for at, (card, count) in enumerate(cards.items()) if count]
-    naturals, wilds = _card_parts(held, values, _wild_codes(info), set())
+    keys = tuple(cards)
+    naturals, wilds = _card_parts(
+        range(len(keys)), keys, _pack_counts(cards.values()), values, _wild_codes(info), set()
+    )
     return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
 
 
 def _card_parts(
-    held: list[tuple[int, Card, int]], values: Sequence[int], wild: list[bool], later: set[int]
+    indexes: Iterable[int],
+    keys: Sequence[Card],
+    counts: int,
+    values: Sequence[int],
+    wild: list[bool],
+    later: set[int],
 ) -> tuple[list[tuple[_Part, int]], list[tuple[_Part, int]]]:
-    """The cards held (index, card, count), each as a part of one card with its count, naturals
-    and wilds apart; `later`: the indexes of the naturals that might also fit a later meld."""
+    """The distinct cards `keys` at `indexes` that are held (`counts`, packed), each as a part of
+    one card with its count, naturals and wilds apart; `later`: the indexes of the naturals that
+    might also fit a later meld."""
     naturals: list[tuple[_Part, int]] = []
     wilds: list[tuple[_Part, int]] = []
-    for at, card, count in held:
-        points = values[card.code]
-        if wild[card.code]:
-            wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
-        else:
-            naturals.append((((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0), count))
+    for at in indexes:
+        count = counts >> _BITS * at & _FIELD
+        if count:
+            card = keys[at]
+            points = values[card.code]
+            if wild[card.code]:
+                wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
+            else:
+                naturals.append((((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0), count))
     return naturals, wilds
 
 
