@@ -1519,7 +1519,7 @@ class _LayoffSearch:
             if len(self.shared) >= _EXTENDED_LIMIT:
                 self.shared.clear()
             # What verify_layoff answers, without wording a refusal.
-            extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
+            extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
             self.shared[key] = extended
         self.extended[local] = extended
         return extended
@@ -1556,7 +1556,7 @@ class _LayoffSearch:
             # Checked already for exactly these cards unless the check was shared by other wilds.
             extended = self.shared.get((meld, alike)) if -1 not in alike else None
             if extended is None:
-                extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
+                extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1660,6 +1660,8 @@ _Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
 _EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
+# Each card as laid off (without a role), by code: made once, as a lay-off check takes them so.
+_LAID = {card.code: MeldCard(card) for card in (Card.JOKER, *_PLACE_CARD.values())}
 
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set
