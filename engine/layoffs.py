@@ -1094,10 +1094,10 @@ def _quick_place_run(
     # The places of the wild cards already there, and how many wilds stand for themselves.
     wild_places = []
     selves = 0
-    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+    for at, card in enumerate(meld.cards):  # a run's places follow one another from `first`
         if wild[card.code]:
-            wild_places.append(place)
-            selves += card.code == stands.code
+            wild_places.append(first + at)
+            selves += card.code == meld.read_as[at].code
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -1171,14 +1171,20 @@ def _side_by_side(places: list[int]) -> bool:
 def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: int, high: int) -> TableMeld:
     """The run from place `low` to `high`: the meld's cards and those `laid` by place, each standing
     for the card of its place (`row`), as a natural and a wild's role there do."""
-    below = range(low, meld.positions[0])
-    above = range(meld.positions[-1] + 1, high + 1)
+    first, last = meld.positions[0], meld.positions[-1]
     return TableMeld(
         MeldKind.RUN,
-        (*[laid[place].card for place in below], *meld.cards, *[laid[place].card for place in above]),
-        (*row[low - 1 : meld.positions[0] - 1], *meld.read_as, *row[meld.positions[-1] : high]),
-        tuple(range(low, high + 1)),
+        (
+            *[laid[place].card for place in range(low, first)],
+            *meld.cards,
+            *[laid[place].card for place in range(last + 1, high + 1)],
+        ),
+        (*row[low - 1 : first - 1], *meld.read_as, *row[last:high]),
+        _SPANS[low][high],
     )
+
+
+_SPANS = [[tuple(range(low, high + 1)) for high in range(15)] for low in range(15)]  # the places from low to high
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
