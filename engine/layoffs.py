@@ -38,7 +38,7 @@ from engine.melds import (
     run_range,
     set_with_free_wilds_placed,
 )
-from engine.rules import RuleSet, WildLimit
+from engine.rules import AceRule, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
 
@@ -1094,10 +1094,10 @@ def _quick_place_run(
     # The places of the wild cards already there, and how many wilds stand for themselves.
     wild_places = []
     selves = 0
-    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
+    for at, card in enumerate(meld.cards):  # a run's places follow one another from `first`
         if wild[card.code]:
-            wild_places.append(place)
-            selves += card.code == stands.code
+            wild_places.append(first + at)
+            selves += card.code == meld.read_as[at].code
     for place, held in fixed.items():
         if wild[held.card.code]:
             wild_places.append(place)
@@ -1171,14 +1171,20 @@ def _side_by_side(places: list[int]) -> bool:
 def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: int, high: int) -> TableMeld:
     """The run from place `low` to `high`: the meld's cards and those `laid` by place, each standing
     for the card of its place (`row`), as a natural and a wild's role there do."""
-    below = range(low, meld.positions[0])
-    above = range(meld.positions[-1] + 1, high + 1)
+    first, last = meld.positions[0], meld.positions[-1]
     return TableMeld(
         MeldKind.RUN,
-        (*[laid[place].card for place in below], *meld.cards, *[laid[place].card for place in above]),
-        (*row[low - 1 : meld.positions[0] - 1], *meld.read_as, *row[meld.positions[-1] : high]),
-        tuple(range(low, high + 1)),
+        (
+            *[laid[place].card for place in range(low, first)],
+            *meld.cards,
+            *[laid[place].card for place in range(last + 1, high + 1)],
+        ),
+        (*row[low - 1 : first - 1], *meld.read_as, *row[last:high]),
+        _SPANS[low][high],
     )
+
+
+_SPANS = [[tuple(range(low, high + 1)) for high in range(15)] for low in range(15)]  # the places from low to high
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
@@ -1504,12 +1510,11 @@ class _LayoffSearch:
             return known
         # Only the cards the meld's candidates can use (in the hand's order, so the same candidates),
         # each as a candidate of one card: a candidate's figures are then sums of its parts'.
-        keys = self.keys
-        held = [(at, keys[at], count) for at in self.relevant[index] if (count := counts >> _BITS * at & _FIELD)]
-        naturals, wilds = _card_parts(held, self.values, self.wild, self.later_sets[index + 1])
+        naturals, wilds = _card_parts(
+            self.relevant[index], self.keys, counts, self.values, self.wild, self.later_sets[index + 1]
+        )
         made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
-        lowest, highest = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
-        if lowest == 1 and highest == 14:
+        if self.rules.options.ace is AceRule.BOTH and not self.rules.options.no_aces_in_runs:
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
             made = [candidate for candidate in made if not _over(counts, candidate[3])]
@@ -1532,7 +1537,7 @@ class _LayoffSearch:
             if len(self.shared) >= _EXTENDED_LIMIT:
                 self.shared.clear()
             # What verify_layoff answers, without wording a refusal.
-            extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
+            extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
             self.shared[key] = extended
         self.extended[local] = extended
         return extended
@@ -1569,7 +1574,7 @@ class _LayoffSearch:
             # Checked already for exactly these cards unless the check was shared by other wilds.
             extended = self.shared.get((meld, alike)) if -1 not in alike else None
             if extended is None:
-                extended = _layoff_or_none(meld, tuple(map(MeldCard, used)), self.rules, self.info)
+                extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1674,6 +1679,8 @@ _Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
 _EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
+# Each card as laid off (without a role), by code: made once, as a lay-off check takes them so.
+_LAID = {card.code: MeldCard(card) for card in (Card.JOKER, *_PLACE_CARD.values())}
 
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set
@@ -1757,24 +1764,35 @@ def _layoff_candidates(
 ) -> list[tuple[Card, ...]]:
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
-    held = [(at, card, count) for at, (card, count) in enumerate(cards.items()) if count]
-    naturals, wilds = _card_parts(held, values, _wild_codes(info), set())
+    keys = tuple(cards)
+    naturals, wilds = _card_parts(
+        range(len(keys)), keys, _pack_counts(cards.values()), values, _wild_codes(info), set()
+    )
     return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
 
 
 def _card_parts(
-    held: list[tuple[int, Card, int]], values: Sequence[int], wild: list[bool], later: set[int]
+    indexes: Iterable[int],
+    keys: Sequence[Card],
+    counts: int,
+    values: Sequence[int],
+    wild: list[bool],
+    later: set[int],
 ) -> tuple[list[tuple[_Part, int]], list[tuple[_Part, int]]]:
-    """The cards held (index, card, count), each as a part of one card with its count, naturals
-    and wilds apart; `later`: the indexes of the naturals that might also fit a later meld."""
+    """The distinct cards `keys` at `indexes` that are held (`counts`, packed), each as a part of
+    one card with its count, naturals and wilds apart; `later`: the indexes of the naturals that
+    might also fit a later meld."""
     naturals: list[tuple[_Part, int]] = []
     wilds: list[tuple[_Part, int]] = []
-    for at, card, count in held:
-        points = values[card.code]
-        if wild[card.code]:
-            wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
-        else:
-            naturals.append((((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0), count))
+    for at in indexes:
+        count = counts >> _BITS * at & _FIELD
+        if count:
+            card = keys[at]
+            points = values[card.code]
+            if wild[card.code]:
+                wilds.append((((card,), points, 1 << _BITS * at, 1, 0, 0), count))
+            else:
+                naturals.append((((card,), points, 1 << _BITS * at, 0, points, points if at in later else 0), count))
     return naturals, wilds
 
 
