@@ -1332,10 +1332,9 @@ class _LayoffSearch:
         naturals: list[int] = []
         wilds: list[int] = []
         wild_values: list[int] = []  # the points of each of the hand's wild cards
-        packed = 0
+        packed = int.from_bytes(bytes(hand.values()), "little")  # a byte a count, as _BITS says
         for index, (card, count) in enumerate(hand.items()):
             code = card.code
-            packed |= count << _BITS * index
             if wild[code]:
                 wilds.append(index)
                 wild_values += [values[code]] * count

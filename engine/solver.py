@@ -153,18 +153,18 @@ class _Component:
         self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
         # The other cards of each card's rank; the search only ever looks at later ones.
         self.mates = mates = [_NO_MATES] * len(codes)
-        later_of_rank: dict[int, list[int]] = {}  # by rank, its cards after the one at hand
+        later_of_rank = [_NO_MATES] * (ACE_HIGH + 1)  # by rank, its cards after the one at hand
         for index in range(len(codes) - 1, -1, -1):
             suit, rank = codes[index]
-            for place in table[rank]:
-                at[suit * 16 + place] = index
-                occupied[suit] |= 1 << place
-            later = later_of_rank.get(rank)
-            if later is None:
-                later_of_rank[rank] = [index]
+            if rank == ACE:  # the one rank with other places than its number, or none
+                for place in table[ACE]:
+                    at[suit * 16 + place] = index
+                    occupied[suit] |= 1 << place
             else:
-                mates[index] = later
-                later_of_rank[rank] = [index, *later]
+                at[suit * 16 + rank] = index
+                occupied[suit] |= 1 << rank
+            later = mates[index] = later_of_rank[rank]
+            later_of_rank[rank] = [index, *later]
         # Per packed state, the least leftover value per number of wilds melded (the choice that
         # reaches it is found again only where an arrangement is read: see `choice`).
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
