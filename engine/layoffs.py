@@ -1376,11 +1376,16 @@ class _LayoffSearch:
         ends = run_range(options.ace, options.no_aces_in_runs)
         reaches = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
         wild_at = self.wild_at  # ascending, as are the indexes of the naturals
-        wild_mask = sum([_FIELD << _BITS * at for at in wild_at])
-        self.relevant = [tuple(sorted(reach.union(wild_at))) if reach else wild_at for reach in reaches]
-        self.relevant_mask = [
-            sum([_FIELD << _BITS * at for at in reach], wild_mask) if reach else wild_mask for reach in reaches
-        ]
+        wild_mask = 0
+        for at in wild_at:  # (loops: a comprehension per meld costs more than the few cards in it)
+            wild_mask |= _FIELD << _BITS * at
+        self.relevant, self.relevant_mask = [], []
+        for reach in reaches:
+            mask = wild_mask
+            for at in reach:
+                mask |= _FIELD << _BITS * at
+            self.relevant.append(tuple(sorted(reach.union(wild_at))) if reach else wild_at)
+            self.relevant_mask.append(mask)
         keys, values = self.keys, self.values
         union: set[int] = set()
         points: tuple[tuple[int, int], ...] = ()  # (shift of the card's count, its points)
