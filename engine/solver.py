@@ -154,6 +154,12 @@ class _Component:
         # The other cards of each card's rank; the search only ever looks at later ones.
         self.mates = mates = [_NO_MATES] * len(codes)
         later_of_rank = [_NO_MATES] * (ACE_HIGH + 1)  # by rank, its cards after the one at hand
+        # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
+        # natural still in hand could stand: put the natural there instead; if another meld held
+        # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
+        # or is left over in its place when it scores no more. Such runs are skipped.
+        self.prunes = prunes = not settings.limit and not settings.no_adjacent
+        replaceable = 0  # the two-bit counts of the naturals worth no less than a wild, where it prunes
         for index in range(len(codes) - 1, -1, -1):
             suit, rank = codes[index]
             if rank == ACE:  # the one rank with other places than its number, or none
@@ -165,6 +171,9 @@ class _Component:
                 occupied[suit] |= 1 << rank
             later = mates[index] = later_of_rank[rank]
             later_of_rank[rank] = [index, *later]
+            if prunes and values[index] >= wild_value:
+                replaceable |= 1 << 2 * index
+        self.replaceable = replaceable
         # Per packed state, the least leftover value per number of wilds melded (the choice that
         # reaches it is found again only where an arrangement is read: see `choice`).
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
@@ -182,17 +191,6 @@ class _Component:
         # Per card, where its melds are found: a card with no runs has sets alone, which are
         # shared by every component (`self.sets`, under the same masked counts).
         self.found_in: list[dict[int, Sequence[_Meld]]] = [self.sets] * len(codes)
-        # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
-        # natural still in hand could stand: put the natural there instead; if another meld held
-        # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
-        # or is left over in its place when it scores no more. Such runs are skipped.
-        self.prunes = not settings.limit and not settings.no_adjacent
-        replaceable = 0
-        if self.prunes:
-            for index, value in enumerate(values):
-                if value >= wild_value:
-                    replaceable |= 1 << 2 * index
-        self.replaceable = replaceable
 
     def solve(self, state: int) -> list[int]:
         """Best leftover value per number of wilds melded, for the counts packed in `state`
