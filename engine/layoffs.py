@@ -940,7 +940,6 @@ _PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 1
 _WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
 # Per suit, its cards by place (from place 1), for slicing: a lookup per place hashes a Suit.
 _SUIT_ROWS = {suit: [_PLACE_CARD[place, suit] for place in range(1, 15)] for suit in Suit}
-_SUIT_INDEX = {suit: _PLACE_CARD[2, suit].code & 3 for suit in Suit}  # as in a card code: rank * 4 + suit
 _RANK_PLACES = [0, 1 << 1 | 1 << 14, *(1 << rank for rank in range(2, 14))]  # a bit per place a rank may take
 _PLACE_RANKS = [0, *range(1, 14), 1]  # the rank at each place (the ace at 1 and 14)
 
@@ -1339,10 +1338,9 @@ class _LayoffSearch:
         naturals: list[int] = []
         wilds: list[int] = []
         wild_values: list[int] = []  # the points of each of the hand's wild cards
-        packed = 0
+        packed = int.from_bytes(bytes(hand.values()), "little")  # a byte a count, as _BITS says
         for index, (card, count) in enumerate(hand.items()):
             code = card.code
-            packed |= count << _BITS * index
             if wild[code]:
                 wilds.append(index)
                 wild_values += [values[code]] * count
@@ -1380,14 +1378,20 @@ class _LayoffSearch:
         distinct naturals that could ever be laid off on melds i, i+1, ... with their points: with
         `floor` (wilds free), a bound on what lay-offs there can reach. `natural_at`: by card code,
         the index of the hand's natural card, or -1; `held`: per suit, the places of its naturals."""
-        ends = run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs)
+        options = self.rules.options
+        ends = run_range(options.ace, options.no_aces_in_runs)
         reaches = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
-        wild_at = self.wild_at
+        wild_at = self.wild_at  # ascending, as are the indexes of the naturals
         wild_mask = 0
-        for at in wild_at:
+        for at in wild_at:  # (loops: a comprehension per meld costs more than the few cards in it)
             wild_mask |= _FIELD << _BITS * at
-        self.relevant = [tuple(sorted(reach.union(wild_at))) for reach in reaches]
-        self.relevant_mask = [sum([_FIELD << _BITS * at for at in reach], wild_mask) for reach in reaches]
+        self.relevant, self.relevant_mask = [], []
+        for reach in reaches:
+            mask = wild_mask
+            for at in reach:
+                mask |= _FIELD << _BITS * at
+            self.relevant.append(tuple(sorted(reach.union(wild_at))) if reach else wild_at)
+            self.relevant_mask.append(mask)
         self.wild_mask = wild_mask
         keys, values = self.keys, self.values
         union: set[int] = set()
@@ -1418,29 +1422,29 @@ class _LayoffSearch:
         the index of the hand's natural card, or -1; `held`: per suit, a bit for each place where
         the hand holds a natural; `ends`: the lowest and highest place in a run."""
         lowest, highest = ends
+        wild_count = self.wild_count
         fits: set[int] = set()
         for reading in meld.readings:
-            first = reading.read_as[0]
+            code = reading.read_as[0].code  # rank * 4 + suit
             if reading.kind is MeldKind.SET:
-                assert first.rank is not None
-                rank = int(first.rank) * 4  # the card codes of a rank: rank * 4 + suit
-                fits.update([at for at in natural_at[rank : rank + 4] if at >= 0])
+                rank = code & ~3  # the card codes of a rank: rank * 4 + suit
+                fits.update(natural_at[rank : rank + 4])
+                fits.discard(-1)
                 continue
-            assert first.suit is not None
-            suit = _SUIT_INDEX[first.suit]
+            suit = code & 3
             places = held[suit]
             # A natural goes on beyond an end only with every place between filled, by the
             # natural of that place or by one of the hand's wilds: it lies before the place where
             # the wilds run out, the one more than there are wilds without a natural.
             below = (1 << reading.positions[0]) - (1 << lowest)
             missing = below & ~places
-            for _ in range(self.wild_count):
+            for _ in range(wild_count):
                 missing &= ~(1 << missing.bit_length() >> 1)  # the nearest missing place filled
             stop = missing.bit_length()  # one above the place where the wilds run out, or 0
             reachable = below & places & -(1 << stop)
             above = (1 << highest + 1) - (1 << reading.positions[-1] + 1)
             missing = above & ~places
-            for _ in range(self.wild_count):
+            for _ in range(wild_count):
                 missing &= missing - 1  # the nearest missing place filled
             if missing:
                 above &= (missing & -missing) - 1  # below the place where the wilds run out
@@ -1692,12 +1696,14 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
     known = _EXTENDED_BY_ID.get((id(rules), id(info)))
     if known is not None and known[0] is rules and known[1] is info:
         return known[2]
-    if (rules, info) not in _EXTENDED and len(_EXTENDED) >= 16:
-        _EXTENDED.clear()
-        _EXTENDED_BY_ID.clear()
     if len(_EXTENDED_BY_ID) >= 64:
         _EXTENDED_BY_ID.clear()
-    table = _EXTENDED.setdefault((rules, info), {})
+    key = (rules, info)  # hashed once where it can be: a rule set's hash is not remembered
+    table = _EXTENDED.setdefault(key, {})
+    if len(_EXTENDED) > 16:  # a new one came in: forget the others
+        _EXTENDED.clear()
+        _EXTENDED_BY_ID.clear()
+        _EXTENDED[key] = table
     _EXTENDED_BY_ID[(id(rules), id(info))] = (rules, info, table)
     return table
 

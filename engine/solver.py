@@ -23,6 +23,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import CannotGoOut
@@ -127,6 +128,9 @@ _SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = {}
 _Choice = int | _Meld
 
 
+_NO_MATES: list[int] = []  # shared by every card without later rank mates: only read
+
+
 class _Component:
     """Distinct naturals that may share melds, and a memoised search over their counts.
 
@@ -145,20 +149,31 @@ class _Component:
         self.lowest, self.highest = _RUN_RANGES[aces]
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
         self.table = table = _POSITIONS[aces]
-        by_rank: dict[int, list[int]] = {}
-        self.at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
-        at = self.at
+        self.at = at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
         self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
-        for index, (suit, rank) in enumerate(codes):
-            by_rank.setdefault(rank, []).append(index)
-            for place in table[rank]:
-                at[suit * 16 + place] = index
-                occupied[suit] |= 1 << place
         # The other cards of each card's rank; the search only ever looks at later ones.
-        self.mates: list[list[int]] = [[]] * len(codes)
-        for same_rank in by_rank.values():
-            for order, index in enumerate(same_rank):
-                self.mates[index] = same_rank[order + 1 :]
+        self.mates = mates = [_NO_MATES] * len(codes)
+        later_of_rank = [_NO_MATES] * (ACE_HIGH + 1)  # by rank, its cards after the one at hand
+        # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
+        # natural still in hand could stand: put the natural there instead; if another meld held
+        # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
+        # or is left over in its place when it scores no more. Such runs are skipped.
+        self.prunes = prunes = not settings.limit and not settings.no_adjacent
+        replaceable = 0  # the two-bit counts of the naturals worth no less than a wild, where it prunes
+        for index in range(len(codes) - 1, -1, -1):
+            suit, rank = codes[index]
+            if rank == ACE:  # the one rank with other places than its number, or none
+                for place in table[ACE]:
+                    at[suit * 16 + place] = index
+                    occupied[suit] |= 1 << place
+            else:
+                at[suit * 16 + rank] = index
+                occupied[suit] |= 1 << rank
+            later = mates[index] = later_of_rank[rank]
+            later_of_rank[rank] = [index, *later]
+            if prunes and values[index] >= wild_value:
+                replaceable |= 1 << 2 * index
+        self.replaceable = replaceable
         # Per packed state, the least leftover value per number of wilds melded (the choice that
         # reaches it is found again only where an arrangement is read: see `choice`).
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
@@ -176,16 +191,6 @@ class _Component:
         # Per card, where its melds are found: a card with no runs has sets alone, which are
         # shared by every component (`self.sets`, under the same masked counts).
         self.found_in: list[dict[int, Sequence[_Meld]]] = [self.sets] * len(codes)
-        # Without a wild limit or the side-by-side rule, a run never needs a gap wild where a
-        # natural still in hand could stand: put the natural there instead; if another meld held
-        # it, that meld takes the wild; if it was left over, the wild goes to a free end of the run,
-        # or is left over in its place when it scores no more. Such runs are skipped.
-        self.prunes = not settings.limit and not settings.no_adjacent
-        self.replaceable = 0
-        if self.prunes:
-            for index, value in enumerate(values):
-                if value >= wild_value:
-                    self.replaceable |= 1 << 2 * index
         # Where a run from a card finds naturals: one within the wild count plus one places (two
         # at most under the side-by-side rule), or without wilds, one in each of the next two places.
         # As (how many places, the least their bits read as a number may be for a run to exist).
@@ -462,12 +467,16 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
     last_suit = high_ace = last_index = -1
     last_place = -MAX_RUN  # the place and card last seen in the current suit
     for index, (suit, rank) in enumerate(codes):
+        # The card is still alone here: joining it is pointing it at the other card's first card.
         mate = last_of_rank[rank]
         last_of_rank[rank] = index
         if mate >= 0:
-            _join(group_of, mate, index)
+            while group_of[mate] != mate:
+                mate = group_of[mate]
+            group_of[index] = mate
         if suit != last_suit:
-            _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+            if high_ace >= 0:
+                _link_high_ace(group_of, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
         if rank == ACE:
             high_ace = index if aces_high else -1
@@ -475,9 +484,15 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
                 last_index, last_place = index, ACE_LOW
             continue
         if rank - last_place <= reach:
-            _join(group_of, last_index, index)
+            if mate >= 0:
+                _join(group_of, last_index, index)
+            else:
+                while group_of[last_index] != last_index:
+                    last_index = group_of[last_index]
+                group_of[index] = last_index
         last_index, last_place = index, rank
-    _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+    if high_ace >= 0:
+        _link_high_ace(group_of, high_ace, last_index, last_place, reach)
     groups: dict[int, list[int]] = {}
     for index, earlier in enumerate(group_of):
         first = group_of[earlier]  # the earlier card already points at its group's first card
@@ -786,21 +801,28 @@ class SubHands:
         each of its wilds."""
         settings = self.settings = _settings(rules)
         self.values = values
-        card_of = {card.code: card for card in cards}
-        naturals = [card.code for card in cards]
-        self.wild_values = sorted(wild_values, reverse=True)
-        self.wild_count = wild_count = len(self.wild_values)
-        top_wild = self.wild_values[0] if wild_count else 0
+        self.wild_values = wild_values = sorted(wild_values, reverse=True)
+        self.wild_count = wild_count = len(wild_values)
+        top_wild = wild_values[0] if wild_count else 0
         # suffix[r]: the points of the wilds from the r-th dearest on
-        self.suffix = [sum(self.wild_values[r:]) for r in range(wild_count + 1)]
+        self.suffix = [sum(wild_values[r:]) for r in range(wild_count + 1)]
         # Lone naturals get a vector of their own where they may take two wilds each.
         self.melds_loners = not settings.limit and wild_count >= 2
         self.all_wild_melds = rules.options.wild_limit is WildLimit.NONE
         self.all_wild = self.all_wild_melds and wild_count >= 3
         field = (1 << width) - 1
-        self.naturals_mask = sum([field << shift for shift in shifts])
-        order = sorted(range(len(naturals)), key=lambda at: _SUIT_FIRST[naturals[at]])
-        codes: list[_Code] = [(naturals[at] & 3, naturals[at] >> 2) for at in order]
+        # The cards suit by suit, ranks ascending (aces first), as `_components` takes them; each
+        # card's code, (suit, rank), shift, mask and points in that order, picked per group below.
+        ordered, where_of = list(cards), list(shifts)
+        if len(cards) > 1:  # (itemgetter gives one item alone, not in a tuple)
+            sort_keys = [_SUIT_FIRST[card.code] for card in cards]
+            in_order = itemgetter(*sorted(range(len(cards)), key=sort_keys.__getitem__))
+            ordered, where_of = list(in_order(cards)), list(in_order(shifts))
+        naturals = [card.code for card in ordered]
+        codes: list[_Code] = [(code & 3, code >> 2) for code in naturals]
+        masks = [field << shift for shift in where_of]
+        self.naturals_mask = sum(masks)
+        points = [values[code] for code in naturals]
         # The parts in the solver's order: each component with where its cards' counts sit in the
         # packed counts, their mask, its states by the masked counts, and its cards; each lone
         # card's shift, points and code.
@@ -808,22 +830,19 @@ class SubHands:
         self.loners: list[tuple[int, int, int]] = []
         self.card_of: dict[int, Card] = {}  # the lone cards by code
         for group in _components(codes, wild_count, settings, tight=True):
-            where = [shifts[order[index]] for index in group]
-            group_codes = [naturals[order[index]] for index in group]
-            if len(group) == 1 and packed >> where[0] & field == 1:
-                code = group_codes[0]
-                self.loners.append((where[0], values[code], code))
-                self.card_of[code] = card_of[code]
+            if len(group) == 1:
+                index = group[0]
+                shift = where_of[index]
+                if packed >> shift & field == 1:
+                    self.loners.append((shift, points[index], naturals[index]))
+                    self.card_of[naturals[index]] = ordered[index]
+                    continue
+                component = _component((codes[index],), (points[index],), wild_count, settings, top_wild)
+                self.parts.append((component, [shift], masks[index], {}, [ordered[index]]))
                 continue
-            component = _component(
-                tuple([codes[index] for index in group]),
-                tuple([values[code] for code in group_codes]),
-                wild_count,
-                settings,
-                top_wild,
-            )
-            cards_here = [card_of[code] for code in group_codes]
-            self.parts.append((component, where, sum([field << shift for shift in where]), {}, cards_here))
+            pick = itemgetter(*group)
+            component = _component(pick(codes), pick(points), wild_count, settings, top_wild)
+            self.parts.append((component, list(pick(where_of)), sum(pick(masks)), {}, list(pick(ordered))))
         self.field = field
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 

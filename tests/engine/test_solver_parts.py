@@ -230,3 +230,40 @@ def test_a_component_solves_as_before_with_the_same_choices(
         assert now.relevant[first] == before.relevant[first]
         assert now.rank_mask[first] == before.rank_mask[first]
         assert now.runs[first] == before.runs[first]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=16),
+    st.integers(0, 6),
+    st.sampled_from(AceRule),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.integers(0, 50), min_size=16, max_size=16),
+    st.integers(0, 50),
+)
+def test_a_component_starts_with_the_tables_of_the_component_before(
+    codes: set[_Code],
+    wild_count: int,
+    ace: AceRule,
+    no_aces: bool,
+    limit: bool,
+    no_adjacent: bool,
+    values: list[int],
+    wild_value: int,
+) -> None:
+    """Each card's place in a run and later rank mates (three or four of a rank too), the places
+    held per suit and the cards a wild may replace: as the component before built them."""
+    ordered = tuple(sorted(codes))
+    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=False)
+    points = tuple(values[: len(ordered)])
+    now = _Component(ordered, points, wild_count, rules, wild_value)
+    before = ComponentBefore(ordered, points, wild_count, rules, wild_value)
+    assert (now.at, now.occupied, now.mates) == (before.at, before.occupied, before.mates)
+    assert (now.replaceable, now.lowest, now.highest, now.table) == (
+        before.replaceable,
+        before.lowest,
+        before.highest,
+        before.table,
+    )

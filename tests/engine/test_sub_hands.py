@@ -126,3 +126,41 @@ def test_the_cards_kept_are_arranged_at_their_least_penalty(
     assert Counter(card for meld in read.melds for card in meld) + Counter(read.unmelded) == kept
     assert all(reference_is_meld(meld, rules, info) for meld in read.melds), read
     assert read.penalty == reference_points(read.unmelded, rules, info) // info.multiplier
+
+
+def _sub_hands(held: Counter[Card], rules: RuleSet, info: RoundInfo) -> tuple[SubHands, dict[Card, int]]:
+    """SubHands of the hand as the lay-off search builds them, and each distinct card's index."""
+    values = penalty_values(rules.options.penalty_table, info)
+    at = {card: index for index, card in enumerate(held)}
+    naturals = [card for card in held if not info.is_wild(card)]
+    wild_values = [values[card.code] for card in held.elements() if info.is_wild(card)]
+    whole = sum(count << WIDTH * at[card] for card, count in held.items())
+    shifts = [WIDTH * at[card] for card in naturals]
+    return SubHands(naturals, shifts, whole, WIDTH, wild_values, rules, values), at
+
+
+PAY_ME_FOUR = round_info(PAY_ME, 4)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(hands_and_removals())
+@example((parse_cards("JK JK JK"), Counter(parse_cards("JK")), PAY_ME, PAY_ME_FOUR))  # no naturals
+@example((parse_cards("JK 9S JK"), Counter(parse_cards("9S")), PAY_ME, PAY_ME_FOUR))  # one natural
+@example((parse_cards("9S 9S JK"), Counter(parse_cards("9S")), PAY_ME, PAY_ME_FOUR))  # one, twice
+def test_parts_asked_in_turn_score_as_when_asked_first(
+    case: tuple[list[Card], Counter[Card], RuleSet, RoundInfo],
+) -> None:
+    """The whole hand, then the cards kept, from one SubHands: the cards kept score as they do
+    from a SubHands asked about them alone (the states each part remembers are its own)."""
+    hand, gone, rules, info = case
+    held = Counter(hand)
+    asked, at = _sub_hands(held, rules, info)
+    fresh, _ = _sub_hands(held, rules, info)
+    kept = held - gone
+    for counts in (held, kept, held):
+        packed = sum(count << WIDTH * at[card] for card, count in counts.items())
+        wilds_gone = sum(count for card, count in (held - counts).items() if info.is_wild(card))
+        assert asked.score(packed, wilds_gone) == _sub_hands(held, rules, info)[0].score(packed, wilds_gone)
+    packed = sum(count << WIDTH * at[card] for card, count in kept.items())
+    wilds_kept = [card for card in held for _ in range(kept[card]) if info.is_wild(card)]
+    assert asked.arrangement(packed, wilds_kept) == fresh.arrangement(packed, wilds_kept)
