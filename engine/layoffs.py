@@ -1380,7 +1380,8 @@ class _LayoffSearch:
         the index of the hand's natural card, or -1; `held`: per suit, the places of its naturals."""
         options = self.rules.options
         ends = run_range(options.ace, options.no_aces_in_runs)
-        reaches = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
+        found = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
+        reaches, next_to = [reach for reach, _ in found], [near for _, near in found]
         wild_at = self.wild_at  # ascending, as are the indexes of the naturals
         wild_mask = 0
         for at in wild_at:  # (loops: a comprehension per meld costs more than the few cards in it)
@@ -1392,7 +1393,6 @@ class _LayoffSearch:
                 mask |= _FIELD << _BITS * at
             self.relevant.append(tuple(sorted(reach.union(wild_at))) if reach else wild_at)
             self.relevant_mask.append(mask)
-        self.wild_mask = wild_mask
         keys, values = self.keys, self.values
         union: set[int] = set()
         points: tuple[tuple[int, int], ...] = ()  # (shift of the card's count, its points)
@@ -1406,6 +1406,13 @@ class _LayoffSearch:
             self.later.append(points)
         self.later_sets.reverse()
         self.later.reverse()
+        # Per meld: a mask of the naturals that go on it with no wild, and the naturals that go on it
+        # and on no later meld, with their points (as `later`).
+        self.next_to_mask = [sum([_FIELD << _BITS * at for at in near]) for near in next_to]
+        self.own = [
+            tuple([(_BITS * at, values[keys[at].code]) for at in sorted(reach - self.later_sets[index + 1])])
+            for index, reach in enumerate(reaches)
+        ]
 
     def best(self) -> _Found:
         here = self.cost(self.start)
@@ -1417,22 +1424,30 @@ class _LayoffSearch:
         """The cards counted in `counts`."""
         return Counter({card: count for at, card in enumerate(self.keys) if (count := counts >> _BITS * at & _FIELD)})
 
-    def _reach(self, meld: TableMeld, natural_at: list[int], held: list[int], ends: tuple[int, int]) -> set[int]:
-        """The hand's distinct naturals that could be laid off on a meld; `natural_at`: by card code,
-        the index of the hand's natural card, or -1; `held`: per suit, a bit for each place where
-        the hand holds a natural; `ends`: the lowest and highest place in a run."""
+    def _reach(
+        self, meld: TableMeld, natural_at: list[int], held: list[int], ends: tuple[int, int]
+    ) -> tuple[set[int], set[int]]:
+        """The hand's distinct naturals that could be laid off on a meld, and those of them that
+        could be laid off with no wild (of a set's rank, or just beyond a run's end); `natural_at`:
+        by card code, the index of the hand's natural card, or -1; `held`: per suit, a bit for each
+        place where the hand holds a natural; `ends`: the lowest and highest place in a run."""
         lowest, highest = ends
         wild_count = self.wild_count
         fits: set[int] = set()
+        next_to: set[int] = set()
         for reading in meld.readings:
             code = reading.read_as[0].code  # rank * 4 + suit
             if reading.kind is MeldKind.SET:
                 rank = code & ~3  # the card codes of a rank: rank * 4 + suit
                 fits.update(natural_at[rank : rank + 4])
                 fits.discard(-1)
+                next_to |= fits
                 continue
             suit = code & 3
             places = held[suit]
+            for place in (reading.positions[0] - 1, reading.positions[-1] + 1):
+                if lowest <= place <= highest and places >> place & 1:
+                    next_to.add(natural_at[_PLACE_RANKS[place] * 4 + suit])
             # A natural goes on beyond an end only with every place between filled, by the
             # natural of that place or by one of the hand's wilds: it lies before the place where
             # the wilds run out, the one more than there are wilds without a natural.
@@ -1453,7 +1468,7 @@ class _LayoffSearch:
                 place = reachable.bit_length() - 1
                 fits.add(natural_at[_PLACE_RANKS[place] * 4 + suit])
                 reachable ^= 1 << place
-        return fits
+        return fits, next_to
 
     def layable(self, index: int, counts: int) -> int:
         """The points of the naturals that might still be laid off on melds `index`, `index` + 1, ..."""
@@ -1495,15 +1510,18 @@ class _LayoffSearch:
         score = self.scores[counts] = (cost, floors)
         return score
 
-    def _wilds_only_lose(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
-        """Whether no natural held could go on meld `index`, so that every candidate lays off a wild
-        card at least, and even the fewest wilds cannot beat the best found (as the candidates'
-        own bound below has it): no candidate needs making."""
-        if counts & self.relevant_mask[index] & ~self.wild_mask:
+    def _wilds_needed_lose(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
+        """Whether no natural held goes on meld `index` without a wild, so that every candidate
+        lays off a wild card at least, and even with one wild fewer and every natural of the meld
+        shed (as the candidates' own bound below has it) none can beat the best found: no
+        candidate needs making."""
+        if counts & self.next_to_mask[index]:
             return False
         if len(floors) < 2:
             return True  # no wild card either: no candidate at all
         floor = floors[-2] - after
+        for shift, points in self.own[index]:
+            floor -= (counts >> shift & _FIELD) * points
         return floor > best or (floor == best and laid == 0)
 
     def _candidates(self, index: int, counts: int) -> list[_Candidate]:
@@ -1604,7 +1622,7 @@ class _LayoffSearch:
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
         hopeless = floor > best or (floor == best and laid == 0)
-        if hopeless or self._wilds_only_lose(index, counts, floors, after, best, laid):
+        if hopeless or self._wilds_needed_lose(index, counts, floors, after, best, laid):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)
