@@ -692,12 +692,10 @@ def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
         if reading.kind is not MeldKind.SET:
             continue
         kept = len(reading.cards)
-        if (
-            len(after.cards) == kept + 1
-            and after.cards[:kept] == reading.cards
-            and after.read_as[:kept] == reading.read_as
-        ):
-            return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+        if after.cards[:kept] == reading.cards and after.read_as[:kept] == reading.read_as:
+            if len(after.cards) == kept + 1:
+                return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+            return _added_after(after, kept)
         cells, old = _cell_codes(after), _cell_codes(reading)
         if not old - cells:
             first: dict[tuple[int, int], tuple[Card, Card, int]] = {}
@@ -705,6 +703,18 @@ def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
                 first.setdefault((card.code, stands.code), (card, stands, 0))
             return [first[codes] for codes in (cells - old).elements()]
     return []
+
+
+def _added_after(after: TableMeld, kept: int) -> list[tuple[Card, Card, int]]:
+    """_added_to_set where the set keeps the reading's cells first, in their order: the cells from
+    the `kept`-th on, as the comparison of cell counts gives them (alike cells together, in the
+    order the set first holds each)."""
+    cells = [(card.code, stands.code) for card, stands in zip(after.cards, after.read_as, strict=True)]
+    first_at: dict[tuple[int, int], int] = {}
+    for at in range(len(cells) - 1, -1, -1):  # from the last: each cell's first place stays
+        first_at[cells[at]] = at
+    order = sorted(range(kept, len(cells)), key=lambda at: first_at[cells[at]])
+    return [(after.cards[at], after.read_as[at], 0) for at in order]
 
 
 def _cell_codes(meld: TableMeld) -> Counter[tuple[int, int]]:

@@ -886,7 +886,7 @@ class SubHands:
     def arrangement(self, packed: int, wilds: list[Card], multiplier: int = 1) -> Arrangement:
         """An arrangement with the least leftover value of the naturals counted in `packed` and
         `wilds` (wild cards of the hand), read from these parts and the choices their solves made,
-        as `_combine` reads it from `arrange`'s.
+        as `_combine` reads it from `arrange`'s; its penalty times `multiplier` (a round's, for a score).
 
         Where every wild card of the hand is kept and the naturals kept fall into the same
         components as `arrange` finds them, it is the very arrangement `arrange` gives (the same
