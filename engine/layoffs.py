@@ -692,12 +692,10 @@ def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
         if reading.kind is not MeldKind.SET:
             continue
         kept = len(reading.cards)
-        if (
-            len(after.cards) == kept + 1
-            and after.cards[:kept] == reading.cards
-            and after.read_as[:kept] == reading.read_as
-        ):
-            return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+        if after.cards[:kept] == reading.cards and after.read_as[:kept] == reading.read_as:
+            if len(after.cards) == kept + 1:
+                return [(after.cards[kept], after.read_as[kept], 0)]  # the usual lay-off: one card after the rest
+            return _added_after(after, kept)
         cells, old = _cell_codes(after), _cell_codes(reading)
         if not old - cells:
             first: dict[tuple[int, int], tuple[Card, Card, int]] = {}
@@ -707,13 +705,37 @@ def _added_to_set(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
     return []
 
 
+def _added_after(after: TableMeld, kept: int) -> list[tuple[Card, Card, int]]:
+    """_added_to_set where the set keeps the reading's cells first, in their order: the cells from
+    the `kept`-th on, as the comparison of cell counts gives them (alike cells together, in the
+    order the set first holds each)."""
+    cells = [(card.code, stands.code) for card, stands in zip(after.cards, after.read_as, strict=True)]
+    first_at: dict[tuple[int, int], int] = {}
+    for at in range(len(cells) - 1, -1, -1):  # from the last: each cell's first place stays
+        first_at[cells[at]] = at
+    order = sorted(range(kept, len(cells)), key=lambda at: first_at[cells[at]])
+    return [(after.cards[at], after.read_as[at], 0) for at in order]
+
+
 def _cell_codes(meld: TableMeld) -> Counter[tuple[int, int]]:
     return Counter((card.code, stands.code) for card, stands in zip(meld.cards, meld.read_as, strict=True))
 
 
 def _added_to_run(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card, int]]:
     """_added for a run: the cells at places the first reading the run extends did not have, in
-    place order. A run fills every place between its ends, so the reading's cells are a slice."""
+    place order."""
+    kept = _kept_slice(before, after)
+    if kept is None:
+        return []
+    start, end = kept
+    below = zip(after.cards[:start], after.read_as[:start], after.positions[:start], strict=True)
+    above = zip(after.cards[end:], after.read_as[end:], after.positions[end:], strict=True)
+    return [*below, *above]
+
+
+def _kept_slice(before: TableMeld, after: TableMeld) -> tuple[int, int] | None:
+    """Where the cells of the first reading of `before` that the run `after` extends lie in it (a
+    run fills every place between its ends, so they are a slice), or None where it extends none."""
     first = after.positions[0]
     for reading in before.readings:
         if reading.kind is not MeldKind.RUN:
@@ -726,10 +748,8 @@ def _added_to_run(before: TableMeld, after: TableMeld) -> list[tuple[Card, Card,
             and after.cards[start:end] == reading.cards
             and after.read_as[start:end] == reading.read_as
         ):
-            below = zip(after.cards[:start], after.read_as[:start], after.positions[:start], strict=True)
-            above = zip(after.cards[end:], after.read_as[end:], after.positions[end:], strict=True)
-            return [*below, *above]
-    return []
+            return start, end
+    return None
 
 
 def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
@@ -1266,14 +1286,15 @@ def placements(before: TableMeld, after: TableMeld, meld: int) -> tuple[Placemen
     >>> [str(placement) for placement in placements(run, after, 0)]
     ['8H on meld 1, at the low end', 'JK as QH on meld 1, at the high end']
     """
-    added = _added(before, after)
     if after.kind is MeldKind.SET:
-        return tuple(Placement(card, meld, Place.SET, stands) for card, stands, _ in added)
-    laid = {place for _, _, place in added}
-    low = next((place for place in after.positions if place not in laid), 0)  # the run's lowest before
-    return tuple(
-        Placement(card, meld, Place.LOW if place < low else Place.HIGH, stands) for card, stands, place in added
-    )
+        return tuple([Placement(card, meld, Place.SET, stands) for card, stands, _ in _added_to_set(before, after)])
+    kept = _kept_slice(before, after)
+    if kept is None:
+        return ()
+    start, end = kept  # the cards before `start` went below the run, those from `end` on above it
+    cards, read_as = after.cards, after.read_as
+    below = [Placement(cards[at], meld, Place.LOW, read_as[at]) for at in range(start)]
+    return (*below, *[Placement(cards[at], meld, Place.HIGH, read_as[at]) for at in range(end, len(cards))])
 
 
 # What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
@@ -1299,18 +1320,20 @@ def score_with_layoffs(
     held = Counter(hand)
     layoffs: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     after = tuple(declarer)
-    arrangement: Arrangement | None = None
+    scored: Arrangement | None = None  # the penalty multiplied
     if rules.options.lay_offs and declarer:
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
         _, _, _, layoffs, counts = search.best()
         after = search.after(layoffs)
-        arrangement = search.arrangement(counts)
-        if arrangement is None:
+        scored = search.arrangement(counts)
+        if scored is None:
             held = search.kept(counts)
-    if arrangement is None:
+    if scored is None:
         arrangement = arrange(list(held.elements()), rules, info, values)
-    scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
-    placed = tuple(placement for index, _ in layoffs for placement in placements(declarer[index], after[index], index))
+        scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
+    placed: tuple[Placement, ...] = ()
+    for index, _ in layoffs:
+        placed += placements(declarer[index], after[index], index)
     return LayoffScore(scored, layoffs, after, placed)
 
 
@@ -1482,12 +1505,13 @@ class _LayoffSearch:
         return (self.scores.get(counts) or self._score(counts))[0]
 
     def arrangement(self, counts: int) -> Arrangement | None:
-        """An arrangement of the cards counted with their least penalty, read from the solver's
-        parts of the hand (see SubHands.arrangement); None where there are none: ask `arrange`."""
+        """An arrangement of the cards counted with their least penalty, multiplied for the round,
+        read from the solver's parts of the hand (see SubHands.arrangement); None where there are
+        none: ask `arrange`."""
         if self.sub_hands is None:
             return None
         wilds = [self.keys[at] for at in self.wild_at for _ in range(counts >> _BITS * at & _FIELD)]
-        return self.sub_hands.arrangement(counts, wilds)
+        return self.sub_hands.arrangement(counts, wilds, self.info.multiplier)
 
     def floors(self, counts: int) -> list[int]:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
@@ -1589,6 +1613,8 @@ class _LayoffSearch:
 
     def after(self, layoffs: tuple[tuple[int, tuple[Card, ...]], ...]) -> tuple[TableMeld, ...]:
         """The declarer's melds after the lay-offs chosen."""
+        if not layoffs:
+            return self.declarer
         melds = list(self.declarer)
         for index, used in layoffs:
             meld = melds[index]

@@ -211,11 +211,48 @@ class _Component:
         first = ((state & -state).bit_length() - 1) >> 1
         if costs[state - (1 << 2 * first)][wilds] + self.values[first] == least:
             return first
+        return self._meld_chosen(first, state, wilds, least)
+
+    def _meld_chosen(self, first: int, state: int, wilds: int, least: int) -> _Meld:
+        """`choice` where `first` is not left over: the first of its melds that reaches `least`."""
+        costs = self.costs
         for meld in self._melds(first, state):
             melded = meld[1]
             if melded <= wilds and costs[state - meld[7]][wilds - melded] == least:
                 return meld
         raise AssertionError("a solved state's least value is reached by one of its choices")
+
+    def read_off(
+        self,
+        state: int,
+        wilds: int,
+        cards: list[Card],
+        wild_pool: list[Card],
+        melds: list[tuple[Card, ...]],
+        unmelded: list[Card],
+    ) -> None:
+        """`_rebuild` with `choice`, inlined: the choices for a solved state with `wilds` wilds
+        melded, one after another; its leftovers go to `unmelded` (its lowest card is checked
+        here, which spares a call for each), its melds to `melds`, laid out with wild cards taken
+        from the front of `wild_pool`. `cards`: the component's cards by index."""
+        costs, values = self.costs, self.values
+        while state:
+            first = ((state & -state).bit_length() - 1) >> 1
+            least = costs[state][wilds]
+            lowest = 1 << 2 * first
+            if costs[state - lowest][wilds] + values[first] == least:
+                unmelded.append(cards[first])
+                state -= lowest
+                continue
+            meld = self._meld_chosen(first, state, wilds, least)
+            melded = meld[1]
+            if melded:
+                melds.append(_lay_out(cards, meld, wild_pool[:melded]))
+                del wild_pool[:melded]
+                wilds -= melded
+            else:
+                melds.append(_lay_out(cards, meld, []))
+            state -= meld[7]
 
     def out_choice(self, state: int, wilds: int) -> _Choice | None:
         """The first meld `melds_out` found for a state that melds out with `wilds` wilds."""
@@ -846,10 +883,10 @@ class SubHands:
         self.field = field
         self.memo: dict[int, tuple[list[int], int, list[list[int]]]] = {}
 
-    def arrangement(self, packed: int, wilds: list[Card]) -> Arrangement:
+    def arrangement(self, packed: int, wilds: list[Card], multiplier: int = 1) -> Arrangement:
         """An arrangement with the least leftover value of the naturals counted in `packed` and
         `wilds` (wild cards of the hand), read from these parts and the choices their solves made,
-        as `_combine` reads it from `arrange`'s.
+        as `_combine` reads it from `arrange`'s; its penalty times `multiplier` (a round's, for a score).
 
         Where every wild card of the hand is kept and the naturals kept fall into the same
         components as `arrange` finds them, it is the very arrangement `arrange` gives (the same
@@ -857,26 +894,33 @@ class SubHands:
         more wilds, or holding cards `arrange` would count apart, can break a tie otherwise."""
         values = self.values
         total, fixed, splits = self.totals(packed)
-        wild_values = _dearest_first(wilds, values)
-        leftover = fixed + sum([values[card.code] for card in wild_values])
+        wild_values = _dearest_first(wilds, values) if len(wilds) > 1 else wilds
+        leftover = fixed
+        for card in wild_values:
+            leftover += values[card.code]
         best_cost, melded_wilds = _wilds_melded(total, leftover, wild_values, values)
-        parts = self._states(packed)
-        shares = _shares(melded_wilds, splits)
+        shares = _shares(melded_wilds, splits) if melded_wilds else [0] * (len(splits) + 1)
         wild_pool = wild_values[:melded_wilds]
         melds: list[tuple[Card, ...]] = []
         unmelded: list[Card] = []
-        for (component, state, cards), share in zip(parts, shares, strict=False):
-            _rebuild(component.choice, state, cards, share, wild_pool, melds, unmelded)
+        vector = 0  # the index of the next part's vector among the convolution's
         field = self.field
+        for component, where, mask, states, cards in self.parts:  # `_states`, inlined
+            counts = packed & mask
+            if counts:
+                state = states.get(counts) or _state(packed, where, field)  # found by `totals` as a rule
+                component.read_off(state, shares[vector], cards, wild_pool, melds, unmelded)
+                vector += 1
         loners = [self.card_of[code] for shift, _, code in self.loners if packed >> shift & field]
-        melded_loners = None
         if loners and self.melds_loners:
             melded_loners = sorted(loners, key=lambda card: values[card.code], reverse=True)
+            _rebuild_extras(shares[vector:], melded_loners, self.all_wild, wild_pool, melds, unmelded)
         else:
             unmelded += loners
-        _rebuild_extras(shares[len(parts) :], melded_loners, self.all_wild, wild_pool, melds, unmelded)
+            if self.all_wild:
+                _rebuild_extras(shares[vector:], None, True, wild_pool, melds, unmelded)
         unmelded += wild_values[melded_wilds:]
-        return _arrangement(best_cost, melds, unmelded)
+        return _arrangement(best_cost * multiplier, melds, unmelded)
 
     def score(self, packed: int, wilds_gone: int) -> tuple[int, list[int]]:
         """With the naturals counted in `packed` and all but the `wilds_gone` dearest wild cards:
