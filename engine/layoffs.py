@@ -1404,7 +1404,8 @@ class _LayoffSearch:
         options = self.rules.options
         ends = run_range(options.ace, options.no_aces_in_runs)
         found = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
-        reaches, next_to = [reach for reach, _ in found], [near for _, near in found]
+        self.reaches = reaches = [reach for reach, _ in found]
+        self.next_to_mask = [near for _, near in found]
         wild_at = self.wild_at  # ascending, as are the indexes of the naturals
         wild_mask = 0
         for at in wild_at:  # (loops: a comprehension per meld costs more than the few cards in it)
@@ -1429,13 +1430,9 @@ class _LayoffSearch:
             self.later.append(points)
         self.later_sets.reverse()
         self.later.reverse()
-        # Per meld: a mask of the naturals that go on it with no wild, and the naturals that go on it
-        # and on no later meld, with their points (as `later`).
-        self.next_to_mask = [sum([_FIELD << _BITS * at for at in near]) for near in next_to]
-        self.own = [
-            tuple([(_BITS * at, values[keys[at].code]) for at in sorted(reach - self.later_sets[index + 1])])
-            for index, reach in enumerate(reaches)
-        ]
+        # Per meld, found on first need: the naturals that go on it and on no later meld, with their
+        # points (as `later`).
+        self.own: list[list[tuple[int, int]] | None] = [None] * len(reaches)
 
     def best(self) -> _Found:
         here = self.cost(self.start)
@@ -1449,28 +1446,29 @@ class _LayoffSearch:
 
     def _reach(
         self, meld: TableMeld, natural_at: list[int], held: list[int], ends: tuple[int, int]
-    ) -> tuple[set[int], set[int]]:
-        """The hand's distinct naturals that could be laid off on a meld, and those of them that
-        could be laid off with no wild (of a set's rank, or just beyond a run's end); `natural_at`:
+    ) -> tuple[set[int], int]:
+        """The hand's distinct naturals that could be laid off on a meld, and a mask of the counts of
+        those that could be laid off with no wild (of a set's rank, or just beyond a run's end); `natural_at`:
         by card code, the index of the hand's natural card, or -1; `held`: per suit, a bit for each
         place where the hand holds a natural; `ends`: the lowest and highest place in a run."""
         lowest, highest = ends
         wild_count = self.wild_count
         fits: set[int] = set()
-        next_to: set[int] = set()
+        next_to = 0
         for reading in meld.readings:
             code = reading.read_as[0].code  # rank * 4 + suit
             if reading.kind is MeldKind.SET:
                 rank = code & ~3  # the card codes of a rank: rank * 4 + suit
-                fits.update(natural_at[rank : rank + 4])
-                fits.discard(-1)
-                next_to |= fits
+                for at in natural_at[rank : rank + 4]:
+                    if at >= 0:
+                        fits.add(at)
+                        next_to |= _FIELD << _BITS * at
                 continue
             suit = code & 3
             places = held[suit]
             for place in (reading.positions[0] - 1, reading.positions[-1] + 1):
                 if lowest <= place <= highest and places >> place & 1:
-                    next_to.add(natural_at[_PLACE_RANKS[place] * 4 + suit])
+                    next_to |= _FIELD << _BITS * natural_at[_PLACE_RANKS[place] * 4 + suit]
             # A natural goes on beyond an end only with every place between filled, by the
             # natural of that place or by one of the hand's wilds: it lies before the place where
             # the wilds run out, the one more than there are wilds without a natural.
@@ -1543,8 +1541,13 @@ class _LayoffSearch:
             return False
         if len(floors) < 2:
             return True  # no wild card either: no candidate at all
+        own = self.own[index]
+        if own is None:
+            keys, values = self.keys, self.values
+            alone = sorted(self.reaches[index] - self.later_sets[index + 1])
+            own = self.own[index] = [(_BITS * at, values[keys[at].code]) for at in alone]
         floor = floors[-2] - after
-        for shift, points in self.own[index]:
+        for shift, points in own:
             floor -= (counts >> shift & _FIELD) * points
         return floor > best or (floor == best and laid == 0)
 
