@@ -140,33 +140,26 @@ class WalkBefore(ComponentBefore):
         return record
 
 
-codes_in_hand = st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=13)
+# A component to build: its cards (suit, rank) in order, their points, the wild count, the rules and
+# the dearest wild's points.
+_Build = tuple[tuple[_Code, ...], tuple[int, ...], int, Settings, int]
+
+
+@st.composite
+def component_builds(draw: st.DrawFn, most_cards: int, most_wilds: int) -> _Build:
+    ordered = tuple(
+        sorted(draw(st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=most_cards)))
+    )
+    flags = draw(st.tuples(st.sampled_from(AceRule), st.booleans(), st.booleans(), st.booleans()))
+    rules = Settings(ace=flags[0], no_aces=flags[1], limit=flags[2], no_adjacent=flags[3], distinct=False)
+    points = tuple(draw(st.lists(st.integers(0, 50), min_size=len(ordered), max_size=len(ordered))))
+    return ordered, points, draw(st.integers(0, most_wilds)), rules, draw(st.integers(0, 50))
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    codes_in_hand,
-    st.integers(0, 5),
-    st.sampled_from(AceRule),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-    st.lists(st.integers(0, 50), min_size=13, max_size=13),
-    st.integers(0, 50),
-)
-def test_run_shapes_are_those_of_the_walk_before_in_the_same_order(
-    codes: set[_Code],
-    wild_count: int,
-    ace: AceRule,
-    no_aces: bool,
-    limit: bool,
-    no_adjacent: bool,
-    values: list[int],
-    wild_value: int,
-) -> None:
-    ordered = tuple(sorted(codes))
-    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=False)
-    points = tuple(values[: len(ordered)])
+@given(component_builds(13, 5))
+def test_run_shapes_are_those_of_the_walk_before_in_the_same_order(build: _Build) -> None:
+    ordered, points, wild_count, rules, wild_value = build
     now = _Component(ordered, points, wild_count, rules, wild_value)
     before = WalkBefore(ordered, points, wild_count, rules, wild_value)
     for first in range(len(ordered)):
@@ -233,31 +226,11 @@ def test_a_component_solves_as_before_with_the_same_choices(
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=16),
-    st.integers(0, 6),
-    st.sampled_from(AceRule),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-    st.lists(st.integers(0, 50), min_size=16, max_size=16),
-    st.integers(0, 50),
-)
-def test_a_component_starts_with_the_tables_of_the_component_before(
-    codes: set[_Code],
-    wild_count: int,
-    ace: AceRule,
-    no_aces: bool,
-    limit: bool,
-    no_adjacent: bool,
-    values: list[int],
-    wild_value: int,
-) -> None:
+@given(component_builds(16, 6))
+def test_a_component_starts_with_the_tables_of_the_component_before(build: _Build) -> None:
     """Each card's place in a run and later rank mates (three or four of a rank too), the places
     held per suit and the cards a wild may replace: as the component before built them."""
-    ordered = tuple(sorted(codes))
-    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=False)
-    points = tuple(values[: len(ordered)])
+    ordered, points, wild_count, rules, wild_value = build
     now = _Component(ordered, points, wild_count, rules, wild_value)
     before = ComponentBefore(ordered, points, wild_count, rules, wild_value)
     assert (now.at, now.occupied, now.mates) == (before.at, before.occupied, before.mates)
