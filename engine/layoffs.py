@@ -1532,7 +1532,9 @@ class _LayoffSearch:
         score = self.scores[counts] = (cost, floors)
         return score
 
-    def _wilds_needed_lose(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
+    def _wild_candidates_cannot_win(
+        self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int
+    ) -> bool:
         """Whether no natural held goes on meld `index` without a wild, so that every candidate
         lays off a wild card at least, and even with one wild fewer and every natural of the meld
         shed (as the candidates' own bound below has it) none can beat the best found: no
@@ -1651,7 +1653,7 @@ class _LayoffSearch:
         # Even laying off every card that might fit this meld or a later one cannot beat keeping
         # them here: no candidate needs making.
         hopeless = floor > best or (floor == best and laid == 0)
-        if hopeless or self._wilds_needed_lose(index, counts, floors, after, best, laid):
+        if hopeless or self._wild_candidates_cannot_win(index, counts, floors, after, best, laid):
             self.known[key] = result
             return result
         chosen = -1  # where the best so far comes in the order of the candidates (kept first)

@@ -175,7 +175,7 @@ class _Component:
                 replaceable |= 1 << 2 * index
         self.replaceable = replaceable
         # Per packed state, the least leftover value per number of wilds melded (the choice that
-        # reaches it is found again only where an arrangement is read: see `choice`).
+        # reaches it is found again only where an arrangement is read: see `choice`, `read_off`).
         self.costs: dict[int, list[int]] = {0: [0] + [INF] * wild_count}
         # Going out, per packed state and number of wilds: whether its cards all meld with exactly
         # that many (True, False, or None while not yet searched), and the first meld that does it.
@@ -512,8 +512,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
                 mate = group_of[mate]
             group_of[index] = mate
         if suit != last_suit:
-            if high_ace >= 0:
-                _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+            _link_high_ace(group_of, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
         if rank == ACE:
             high_ace = index if aces_high else -1
@@ -528,8 +527,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
                     last_index = group_of[last_index]
                 group_of[index] = last_index
         last_index, last_place = index, rank
-    if high_ace >= 0:
-        _link_high_ace(group_of, high_ace, last_index, last_place, reach)
+    _link_high_ace(group_of, high_ace, last_index, last_place, reach)
     groups: dict[int, list[int]] = {}
     for index, earlier in enumerate(group_of):
         first = group_of[earlier]  # the earlier card already points at its group's first card
@@ -820,6 +818,9 @@ class SubHands:
     dearest the component was built for. Not for `wild_in_place_natural`, where which wild cards
     stand for themselves changes the naturals.
 
+    Under the side-by-side rule the components are smaller than `arrange`'s: naturals of a suit
+    are joined only when at most two places apart (see `_components`, `tight`).
+
     The parts are given as counts packed in one integer, `width` bits a card.
     """
 
@@ -891,7 +892,9 @@ class SubHands:
         Where every wild card of the hand is kept and the naturals kept fall into the same
         components as `arrange` finds them, it is the very arrangement `arrange` gives (the same
         components answer alike). Elsewhere it may be another one as good: a component built for
-        more wilds, or holding cards `arrange` would count apart, can break a tie otherwise."""
+        more wilds, holding cards `arrange` would count apart, or searched apart from cards
+        `arrange` counts with it (the side-by-side rule's smaller components), can break a tie
+        otherwise."""
         values = self.values
         total, fixed, splits = self.totals(packed)
         wild_values = _dearest_first(wilds, values) if len(wilds) > 1 else wilds
@@ -905,7 +908,7 @@ class SubHands:
         unmelded: list[Card] = []
         vector = 0  # the index of the next part's vector among the convolution's
         field = self.field
-        for component, where, mask, states, cards in self.parts:  # `_states`, inlined
+        for component, where, mask, states, cards in self.parts:  # each part holding naturals here
             counts = packed & mask
             if counts:
                 state = states.get(counts) or _state(packed, where, field)  # found by `totals` as a rule
@@ -957,7 +960,7 @@ class SubHands:
         size = self.wild_count + 1
         field = self.field
         vectors = []
-        for component, where, mask, states, _ in self.parts:  # `_states`, inlined: the search's hot path
+        for component, where, mask, states, _ in self.parts:  # each part holding naturals here
             counts = packed & mask
             state = states.get(counts)
             if state is None:
@@ -975,20 +978,6 @@ class SubHands:
             vectors.append(_all_wild_vector(size, True))
         total, splits = _convolve_all(vectors, size)
         return total, fixed, splits
-
-    def _states(self, packed: int) -> list[tuple[_Component, int, list[Card]]]:
-        """The components holding any of the naturals counted in `packed`, each with its state
-        (see `_Component.solve`) and its cards by the component's indexes."""
-        field = self.field
-        found = []
-        for component, where, mask, states, cards in self.parts:
-            counts = packed & mask
-            state = states.get(counts)
-            if state is None:
-                state = states[counts] = _state(packed, where, field)
-            if state:
-                found.append((component, state, cards))
-        return found
 
 
 def _state(packed: int, where: list[int], field: int) -> int:

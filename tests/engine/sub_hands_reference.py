@@ -17,6 +17,7 @@ from engine.solver import (
     _Meld,
     _rebuild_extras,
     _shares,
+    _state,
     _wilds_melded,
 )
 
@@ -28,7 +29,7 @@ def reference_arrangement(parts: SubHands, packed: int, wilds: list[Card]) -> Ar
     wild_values = _dearest_first(wilds, values)
     leftover = fixed + sum([values[card.code] for card in wild_values])
     best_cost, melded_wilds = _wilds_melded(total, leftover, wild_values, values)
-    found = parts._states(packed)
+    found = _states(parts, packed)
     shares = _shares(melded_wilds, splits)
     wild_pool = wild_values[:melded_wilds]
     melds: list[tuple[Card, ...]] = []
@@ -97,3 +98,13 @@ def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, .
     laid += [cards[index] if index >= 0 else next(gap_wilds) for index in layout]
     laid += wilds[below + in_gaps :]
     return tuple(laid)
+
+
+def _states(parts: SubHands, packed: int) -> list[tuple[_Component, int, list[Card]]]:
+    """SubHands._states as it was: the components holding any of the naturals counted in `packed`,
+    each with its state and its cards by the component's indexes."""
+    found = []
+    for component, where, mask, _, cards in parts.parts:
+        if packed & mask:
+            found.append((component, _state(packed, where, parts.field), cards))
+    return found

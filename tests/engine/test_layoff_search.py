@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
-from engine.layoffs import LayoffScore, TableMeld, _LayoffSearch, declarer_melds, score_in_turn, table_melds
+from engine.layoffs import (
+    LayoffScore,
+    TableMeld,
+    _layoff_candidates,
+    _LayoffSearch,
+    declarer_melds,
+    score_in_turn,
+    table_melds,
+)
 from engine.melds import MeldKind, rank_at, run_range
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, schedule
@@ -175,3 +183,20 @@ def test_the_search_set_up_makes_the_tables_it_made_before(data: Drawn) -> None:
     else:
         expected.pop("wild_values")
     assert found == expected
+
+
+@settings(CHECK, max_examples=300)
+@given(data=st.one_of(layoff_games(), layoff_games(roles=False)))
+def test_every_lay_off_without_a_wild_holds_a_natural_the_set_up_found_next_to_its_meld(data: Drawn) -> None:
+    """The search skips a meld's candidates by a bound for lay-offs with a wild where no natural
+    held goes on it without one: every candidate with no wild card takes one of those naturals."""
+    written, cards, rules, info = data
+    declarer = table_melds(written, rules, info)
+    hand = Counter(cards)
+    values = penalty_values(rules.options.penalty_table, info)
+    search = _LayoffSearch(hand, declarer, rules, info, values)
+    at = {card: index for index, card in enumerate(search.keys)}
+    for index, meld in enumerate(declarer):
+        for used in _layoff_candidates(meld, hand, rules, info, values):
+            if not any(info.is_wild(card) for card in used):
+                assert any(search.next_to_mask[index] >> 8 * at[card] & 1 for card in used), (meld, used)

@@ -12,10 +12,11 @@ from engine.solver import INF, MAX_RUN, Settings, _Code, _Component, _components
 from tests.engine.solver_component_reference import ComponentBefore, _any_near
 
 
-def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings) -> list[list[int]]:
+def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings, tight: bool = False) -> list[list[int]]:
     """Groups of cards joined by every pair that could share a meld: the same rank, or the same
-    suit with places no more than the wild count plus one apart."""
-    reach = wild_count + 1
+    suit with places no more than the wild count plus one apart (`tight`, under the side-by-side
+    rule: two places, one with no wild)."""
+    reach = min(wild_count, 1) + 1 if tight and rules.no_adjacent else wild_count + 1
 
     def near(one: _Code, two: _Code) -> bool:
         if one[1] == two[1]:
@@ -42,13 +43,29 @@ def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings) ->
     st.integers(0, 6),
     st.sampled_from(AceRule),
     st.booleans(),
+    st.booleans(),
+    st.booleans(),
 )
 def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
-    codes: set[_Code], wild_count: int, ace: AceRule, no_aces: bool
+    codes: set[_Code], wild_count: int, ace: AceRule, no_aces: bool, no_adjacent: bool, tight: bool
 ) -> None:
     ordered = sorted(codes)  # suit by suit, ranks ascending (aces first), as the search takes them
-    rules = Settings(ace=ace, no_aces=no_aces, limit=False, no_adjacent=False, distinct=False)
-    assert _components(ordered, wild_count, rules) == components_by_pairs(ordered, wild_count, rules)
+    rules = Settings(ace=ace, no_aces=no_aces, limit=False, no_adjacent=no_adjacent, distinct=False)
+    expected = components_by_pairs(ordered, wild_count, rules, tight)
+    assert _components(ordered, wild_count, rules, tight=tight) == expected
+
+
+def test_under_the_side_by_side_rule_the_search_parts_join_naturals_two_places_apart_at_most() -> None:
+    """5H and 8H would need two wilds side by side, so they are searched apart, however many wilds
+    there are; a low ace and the 3, or a high ace and the queen, one wild between them, are not."""
+    rules = Settings(ace=AceRule.BOTH, no_aces=False, limit=False, no_adjacent=True, distinct=False)
+    hearts = [(2, 5), (2, 8)]
+    assert _components(hearts, 3, rules, tight=True) == [[0], [1]]
+    assert _components(hearts, 3, rules) == [[0, 1]]
+    assert _components([(2, 1), (2, 3)], 2, rules, tight=True) == [[0, 1]]
+    assert _components([(2, 1), (2, 12)], 2, rules, tight=True) == [[0, 1]]
+    assert _components([(2, 5), (2, 7)], 0, rules, tight=True) == [[0], [1]]  # no wild: side by side only
+    assert _components([(2, 5), (2, 7)], 1, rules, tight=True) == [[0, 1]]
 
 
 class WalkBefore(ComponentBefore):
