@@ -38,7 +38,7 @@ from engine.melds import (
     run_range,
     set_with_free_wilds_placed,
 )
-from engine.rules import AceRule, RuleSet, WildLimit
+from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
 
@@ -1565,7 +1565,7 @@ class _LayoffSearch:
             self.relevant[index], self.keys, counts, self.values, self.wild, self.later_sets[index + 1]
         )
         made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
-        if self.rules.options.ace is AceRule.BOTH and not self.rules.options.no_aces_in_runs:
+        if run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs) == (1, 14):
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
             made = [candidate for candidate in made if not _over(counts, candidate[3])]
@@ -1588,7 +1588,7 @@ class _LayoffSearch:
             if len(self.shared) >= _EXTENDED_LIMIT:
                 self.shared.clear()
             # What verify_layoff answers, without wording a refusal.
-            extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
+            extended = _layoff_or_none(meld, _laid(used), self.rules, self.info)
             self.shared[key] = extended
         self.extended[local] = extended
         return extended
@@ -1627,7 +1627,7 @@ class _LayoffSearch:
             # Checked already for exactly these cards unless the check was shared by other wilds.
             extended = self.shared.get((meld, alike)) if -1 not in alike else None
             if extended is None:
-                extended = _layoff_or_none(meld, tuple([_LAID[card.code] for card in used]), self.rules, self.info)
+                extended = _layoff_or_none(meld, _laid(used), self.rules, self.info)
             assert extended is not None
             melds[index] = extended
         return tuple(melds)
@@ -1734,6 +1734,11 @@ _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 # Each card as laid off (without a role), by code: made once, as a lay-off check takes them so.
 _LAID = {card.code: MeldCard(card) for card in (Card.JOKER, *_PLACE_CARD.values())}
+
+
+def _laid(used: tuple[Card, ...]) -> tuple[MeldCard, ...]:
+    """The cards of a lay-off as a lay-off check takes them."""
+    return tuple([_LAID[card.code] for card in used])
 
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set

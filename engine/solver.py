@@ -245,14 +245,9 @@ class _Component:
                 state -= lowest
                 continue
             meld = self._meld_chosen(first, state, wilds, least)
-            melded = meld[1]
-            if melded:
-                melds.append(_lay_out(cards, meld, wild_pool[:melded]))
-                del wild_pool[:melded]
-                wilds -= melded
-            else:
-                melds.append(_lay_out(cards, meld, []))
+            _lay_out_from(cards, meld, wild_pool, melds)
             state -= meld[7]
+            wilds -= meld[1]
 
     def out_choice(self, state: int, wilds: int) -> _Choice | None:
         """The first meld `melds_out` found for a state that melds out with `wilds` wilds."""
@@ -504,13 +499,10 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
     last_suit = high_ace = last_index = -1
     last_place = -MAX_RUN  # the place and card last seen in the current suit
     for index, (suit, rank) in enumerate(codes):
-        # The card is still alone here: joining it is pointing it at the other card's first card.
         mate = last_of_rank[rank]
         last_of_rank[rank] = index
         if mate >= 0:
-            while group_of[mate] != mate:
-                mate = group_of[mate]
-            group_of[index] = mate
+            _join(group_of, mate, index)
         if suit != last_suit:
             _link_high_ace(group_of, high_ace, last_index, last_place, reach)
             last_suit, high_ace, last_index, last_place = suit, -1, -1, -MAX_RUN
@@ -520,12 +512,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
                 last_index, last_place = index, ACE_LOW
             continue
         if rank - last_place <= reach:
-            if mate >= 0:
-                _join(group_of, last_index, index)
-            else:
-                while group_of[last_index] != last_index:
-                    last_index = group_of[last_index]
-                group_of[index] = last_index
+            _join(group_of, last_index, index)
         last_index, last_place = index, rank
     _link_high_ace(group_of, high_ace, last_index, last_place, reach)
     groups: dict[int, list[int]] = {}
@@ -897,12 +884,10 @@ class SubHands:
         otherwise."""
         values = self.values
         total, fixed, splits = self.totals(packed)
-        wild_values = _dearest_first(wilds, values) if len(wilds) > 1 else wilds
-        leftover = fixed
-        for card in wild_values:
-            leftover += values[card.code]
+        wild_values = _dearest_first(wilds, values)
+        leftover = fixed + sum([values[card.code] for card in wild_values])
         best_cost, melded_wilds = _wilds_melded(total, leftover, wild_values, values)
-        shares = _shares(melded_wilds, splits) if melded_wilds else [0] * (len(splits) + 1)
+        shares = _shares(melded_wilds, splits)
         wild_pool = wild_values[:melded_wilds]
         melds: list[tuple[Card, ...]] = []
         unmelded: list[Card] = []
@@ -915,13 +900,12 @@ class SubHands:
                 component.read_off(state, shares[vector], cards, wild_pool, melds, unmelded)
                 vector += 1
         loners = [self.card_of[code] for shift, _, code in self.loners if packed >> shift & field]
+        melded_loners = None
         if loners and self.melds_loners:
             melded_loners = sorted(loners, key=lambda card: values[card.code], reverse=True)
-            _rebuild_extras(shares[vector:], melded_loners, self.all_wild, wild_pool, melds, unmelded)
         else:
             unmelded += loners
-            if self.all_wild:
-                _rebuild_extras(shares[vector:], None, True, wild_pool, melds, unmelded)
+        _rebuild_extras(shares[vector:], melded_loners, self.all_wild, wild_pool, melds, unmelded)
         unmelded += wild_values[melded_wilds:]
         return _arrangement(best_cost * multiplier, melds, unmelded)
 
@@ -1014,11 +998,16 @@ def _rebuild(
             unmelded.append(cards[choice])
             state -= 1 << 2 * choice
             continue
-        taken = wild_pool[: choice[1]]
-        del wild_pool[: choice[1]]
-        melds.append(_lay_out(cards, choice, taken))
+        _lay_out_from(cards, choice, wild_pool, melds)
         state -= choice[7]
         wilds -= choice[1]
+
+
+def _lay_out_from(cards: list[Card], meld: _Meld, wild_pool: list[Card], melds: list[tuple[Card, ...]]) -> None:
+    """Add the meld, laid out, to `melds`, with its wild cards taken from the front of `wild_pool`."""
+    taken = wild_pool[: meld[1]]
+    del wild_pool[: meld[1]]
+    melds.append(_lay_out(cards, meld, taken))
 
 
 def _lay_out(cards: list[Card], meld: _Meld, wilds: list[Card]) -> tuple[Card, ...]:
