@@ -276,7 +276,8 @@ def main() -> int:
     parser.add_argument("--database-url", default="", help="default: a temporary SQLite file")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of unmeasured reads before each phase")
     parser.add_argument(
-        "--reads", action="store_true",
+        "--reads",
+        action="store_true",
         help="add a phase of reads only (polls and full states, half each) at the companion's request rate",
     )
     args = parser.parse_args()

@@ -112,8 +112,12 @@ async def pdf_client(port: int, game: tuple[str, str, int], end: float, tally: T
     added = False
     while time.perf_counter() < end:
         if added:
-            request = http(port, "DELETE", f"/api/games/{game_id}/rounds/last?version={version}",
-                           headers={"X-Edit-Key": key, "If-Match": f'"v{version}"'})
+            request = http(
+                port,
+                "DELETE",
+                f"/api/games/{game_id}/rounds/last?version={version}",
+                headers={"X-Edit-Key": key, "If-Match": f'"v{version}"'},
+            )
         else:
             body = json.dumps({"went_out": "P3", "scores": scores("P3", rng), "version": version}).encode()
             request = http(port, "POST", f"/api/games/{game_id}/rounds", body, {"X-Edit-Key": key})
@@ -175,9 +179,7 @@ def main() -> int:
         with app.app_context():
             upgrade()
             db.engine.dispose()
-        process, base_url = start_gunicorn(
-            base / "server", database_url, workers=args.workers, threads=args.threads
-        )
+        process, base_url = start_gunicorn(base / "server", database_url, workers=args.workers, threads=args.threads)
         port = int(base_url.rsplit(":", 1)[1])
         rows = []
         try:
@@ -196,10 +198,14 @@ def main() -> int:
                 print(f"{name}: done", flush=True)
         finally:
             stop(process)
-    print(f"\ngunicorn {args.workers} workers x {args.threads} threads; {args.reads:.0f} state reads/s; "
-          f"{args.pdf_clients} PDF clients; {args.seconds:.0f} s per phase; {os.cpu_count()} cores\n")
-    print("| phase | load average | reads | reads/s | median | p95 | p99 | max | PDFs served | median PDF "
-          "| 503 | errors | server CPU |")
+    print(
+        f"\ngunicorn {args.workers} workers x {args.threads} threads; {args.reads:.0f} state reads/s; "
+        f"{args.pdf_clients} PDF clients; {args.seconds:.0f} s per phase; {os.cpu_count()} cores\n"
+    )
+    print(
+        "| phase | load average | reads | reads/s | median | p95 | p99 | max | PDFs served | median PDF "
+        "| 503 | errors | server CPU |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, tally, _seconds, load, cpu in rows:
         pdf_median = ms(statistics.median(tally.pdfs)) if tally.pdfs else ""

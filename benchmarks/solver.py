@@ -51,9 +51,7 @@ from tests.engine.reference import reference_best  # noqa: E402
 # (engine.api.verify_hands_arranged), and its 7 deals have no round 11. (An older engine given
 # with --baseline may have no deals as data, and no contracts.)
 SOLVED_PRESETS = tuple(
-    variant
-    for variant in RUMMY_PRESETS
-    if not any(deal.contract for deal in getattr(PRESETS[variant], "deals", ()))
+    variant for variant in RUMMY_PRESETS if not any(deal.contract for deal in getattr(PRESETS[variant], "deals", ()))
 )
 
 

@@ -168,4 +168,3 @@ def install(app: Flask) -> None:
     """The answers' cache and cookie rules for key holders."""
     app.after_request(_private_when_keyed)
     app.after_request(_forget_stale_cookie)
-

@@ -748,11 +748,13 @@ class ExportedGame(Row):
         '"left_of_scorekeeper"}, with "scorekeeper" (a player\'s name) for the last. Left out when not recorded.',
     )
     group_id: str | None = Field(
-        None, description="The group that played the game (left out when none); an import keeps it only "
-        "with the group's key in X-Group-Key."
+        None,
+        description="The group that played the game (left out when none); an import keeps it only "
+        "with the group's key in X-Group-Key.",
     )
     buys: dict[str, int] | None = Field(
-        None, exclude_if=lambda value: value is None,
+        None,
+        exclude_if=lambda value: value is None,
         description="Contract Rummy: buys each player used in the deal being played (left out when none).",
     )
 

@@ -43,8 +43,17 @@ DOCUMENTS_WITHOUT_POLICY = frozenset({"application/pdf"})
 a PDF runs no script of ours, so it gets no Content-Security-Policy and no X-Frame-Options."""
 
 CREATE_ENDPOINTS = frozenset(
-    {"games.new_game", "api.create_game", "games.rematch", "play_or_pay.new_play_or_pay", "api.import_game",
-     "games.import_game", "groups.new_group", "groups.start_game", "api.create_group"}
+    {
+        "games.new_game",
+        "api.create_game",
+        "games.rematch",
+        "play_or_pay.new_play_or_pay",
+        "api.import_game",
+        "games.import_game",
+        "groups.new_group",
+        "groups.start_game",
+        "api.create_group",
+    }
 )
 """Endpoints whose POST starts a game (counted against RATELIMIT_CREATE)."""
 

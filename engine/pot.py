@@ -406,8 +406,10 @@ def explain_end(
         )
     paid = -sum(entry.amount for entry in entries)
     remaining = max(pot - paid, 0)
-    rest = f"the rest of the pot, {format_cents(pot)} − {format_cents(paid)} = {format_cents(remaining)}" if paid else (
-        f"the whole pot, {format_cents(remaining)}"
+    rest = (
+        f"the rest of the pot, {format_cents(pot)} − {format_cents(paid)} = {format_cents(remaining)}"
+        if paid
+        else (f"the whole pot, {format_cents(remaining)}")
     )
     who = _who_gets("payout", remaining, [name for name in seated if totals[name] == lowest])
     return booby, f"Payout for the lowest total ({lowest}): {rest}: {who}."

@@ -33,8 +33,14 @@ def create_game() -> tuple[Response, int]:
         if key_sent and not check_group_key(group, key_sent):  # counted against the wrong-key limit
             raise NotAllowed("the group key does not match this group")
         game, key = groups.start_game(
-            group, key_sent, body.variant, body.players, body.options, body.first_dealer,
-            body.first_dealer_method, body.scorekeeper,
+            group,
+            key_sent,
+            body.variant,
+            body.players,
+            body.options,
+            body.first_dealer,
+            body.first_dealer_method,
+            body.scorekeeper,
         )
         return created(game, key)
     game, key = kinds.create_game(
@@ -63,8 +69,14 @@ def delete_game(game: Game) -> tuple[Response, int]:
 def add_round(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
     rummy.add_round(
-        game, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
-        second_discards=body.second_discards, exact_cut=body.exact_cut,
+        game,
+        body.went_out,
+        body.scores,
+        body.version,
+        hands=body.hands,
+        declarer=body.declarer,
+        second_discards=body.second_discards,
+        exact_cut=body.exact_cut,
     )
     return state(game, 201)
 
@@ -74,8 +86,15 @@ def add_round(game: Game) -> tuple[Response, int]:
 def correct_round(game: Game, number: int) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
     rummy.correct_round(
-        game, number, body.went_out, body.scores, body.version, hands=body.hands, declarer=body.declarer,
-        second_discards=body.second_discards, exact_cut=body.exact_cut,
+        game,
+        number,
+        body.went_out,
+        body.scores,
+        body.version,
+        hands=body.hands,
+        declarer=body.declarer,
+        second_discards=body.second_discards,
+        exact_cut=body.exact_cut,
     )
     return state(game)
 

@@ -32,8 +32,10 @@ def refuse_bodies_other_than_json() -> None:
 
 
 def _has_body() -> bool:
-    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower() or (
-        "Content-Type" in request.headers
+    return (
+        bool(request.content_length)
+        or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+        or ("Content-Type" in request.headers)
     )
 
 

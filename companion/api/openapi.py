@@ -65,11 +65,17 @@ GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type
 GROUP_KEY = {"name": "X-Group-Key", "in": "header", "required": False, "schema": {"type": "string"}}
 ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 VERSION_QUERY = {
-    "name": "version", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+    "name": "version",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1},
     "description": "The game version the client saw (or send it as If-Match).",
 }
 IF_MATCH = {
-    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
     "description": 'The version the client saw as an entity tag: "vN" (the ETag of /api/games/{game_id}/version).',
 }
 UNDO_DESCRIPTION = (
@@ -96,8 +102,14 @@ def errors(*statuses: int) -> dict[str, Any]:
 
 
 def operation(
-    operation_id: str, summary: str, responses: dict[str, Any], *, request: str | None = None, keyed: bool = False,
-    description: str | None = None, parameters: tuple[dict[str, Any], ...] = (),
+    operation_id: str,
+    summary: str,
+    responses: dict[str, Any],
+    *,
+    request: str | None = None,
+    keyed: bool = False,
+    description: str | None = None,
+    parameters: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """One operation; a body can be too large (413) or not JSON (415); a keyed one can be refused
     for the key (403, 429)."""
@@ -126,7 +138,10 @@ def optional_body(described: dict[str, Any]) -> dict[str, Any]:
 def _check(command: str, summary: str, request: str, says: str) -> dict[str, Any]:
     return {
         "post": operation(
-            command + "Cards", summary, {"200": answer("CheckAnswer", says), **errors(400)}, request=request,
+            command + "Cards",
+            summary,
+            {"200": answer("CheckAnswer", says), **errors(400)},
+            request=request,
             description=f"Answers with exactly what `python -m engine {command}` prints for the same arguments.",
         )
     }
@@ -140,30 +155,36 @@ def paths() -> dict[str, Any]:
         "/api/games": {
             "get": operation("listGames", "List games", {"200": answer("GameList", "Every game, newest first.")}),
             "post": operation(
-                "createGame", "Start a game",
+                "createGame",
+                "Start a game",
                 {"201": answer("AnyCreatedGame", "The new game, with its edit key."), **errors(400, 403, 404, 429)},
-                request="NewGame", parameters=(GROUP_KEY,),
+                request="NewGame",
+                parameters=(GROUP_KEY,),
                 description='With "group", the group\'s key is needed in X-Group-Key (403 without it or with '
                 "a wrong one; 404 for no such group); the game's players join the group.",
             ),
         },
         "/api/groups": {
             "post": operation(
-                "createGroup", "Start a group of people who play together",
-                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400)}, request="NewGroup",
+                "createGroup",
+                "Start a group of people who play together",
+                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400)},
+                request="NewGroup",
             ),
         },
         "/api/groups/{group_id}": {
             "parameters": [GROUP_ID],
             "get": operation(
-                "getGroup", "A group's standings, head-to-head, ratings, money and settle-up",
+                "getGroup",
+                "A group's standings, head-to-head, ratings, money and settle-up",
                 {"200": answer("GroupState", "The group's figures over its finished games."), **errors(404)},
             ),
         },
         "/api/groups/{group_id}/key": {
             "parameters": [GROUP_ID],
             "post": operation(
-                "replaceGroupKey", "Replace the group's key: the current one (X-Group-Key) stops working at once",
+                "replaceGroupKey",
+                "Replace the group's key: the current one (X-Group-Key) stops working at once",
                 {"200": answer("NewKey", "The new group key."), **errors(403, 404)},
                 parameters=({**GROUP_KEY, "required": True},),
             ),
@@ -171,45 +192,58 @@ def paths() -> dict[str, Any]:
         "/api/games/{game_id}": {
             "parameters": [GAME_ID],
             "get": operation(
-                "getGame", "A game's state",
+                "getGame",
+                "A game's state",
                 {"200": game, "304": {"description": "Unchanged since the ETag sent in If-None-Match."}, **errors(404)},
-                description='The ETag is "v<version>", as for the version.', parameters=(IF_NONE_MATCH,),
+                description='The ETag is "v<version>", as for the version.',
+                parameters=(IF_NONE_MATCH,),
             ),
             "delete": operation(
-                "deleteGame", "Delete a game", {"200": answer("Deleted", "Deleted."), **errors(403, 404, 409)},
+                "deleteGame",
+                "Delete a game",
+                {"200": answer("Deleted", "Deleted."), **errors(403, 404, 409)},
                 keyed=True,
             ),
         },
         "/api/games/{game_id}/rounds": {
             "parameters": [GAME_ID],
             "post": operation(
-                "addRound", "Score the next round",
+                "addRound",
+                "Score the next round",
                 {"201": answer("Game", "The game state with the new round."), **errors(400, 403, 404, 409)},
-                request="RoundEntry", keyed=True,
+                request="RoundEntry",
+                keyed=True,
             ),
         },
         "/api/games/{game_id}/rounds/{number}": {
             "parameters": [GAME_ID, ROUND_NUMBER],
             "put": operation(
-                "correctRound", "Correct a round; its previous values are kept in the history",
+                "correctRound",
+                "Correct a round; its previous values are kept in the history",
                 {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409)},
-                request="RoundEntry", keyed=True,
+                request="RoundEntry",
+                keyed=True,
             ),
         },
         "/api/games/{game_id}/rounds/last": {
             "parameters": [GAME_ID],
             "delete": operation(
-                "undoRound", "Undo the last round (404 when no round has been played)",
-                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)}, keyed=True,
-                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
+                "undoRound",
+                "Undo the last round (404 when no round has been played)",
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)},
+                keyed=True,
+                description=UNDO_DESCRIPTION,
+                parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/buys": {
             "parameters": [GAME_ID],
             "post": operation(
-                "changeBuys", "Contract Rummy: count a buy (or take one back) in the deal being played",
+                "changeBuys",
+                "Contract Rummy: count a buy (or take one back) in the deal being played",
                 {"200": answer("Game", "The game state with the buys of the deal."), **errors(400, 403, 404, 409)},
-                request="BuyChange", keyed=True,
+                request="BuyChange",
+                keyed=True,
                 description="400 with the reason, and nothing stored, for a buy past the deal's limit, taking back "
                 "a buy nobody made, a name that is not a player, a finished game or a game without buying. The "
                 "buys are stored with the deal's round when it is saved, and the count starts again.",
@@ -218,7 +252,8 @@ def paths() -> dict[str, Any]:
         "/api/games/{game_id}/version": {
             "parameters": [GAME_ID],
             "get": operation(
-                "getGameVersion", "The game's version, for live updates: poll it with If-None-Match",
+                "getGameVersion",
+                "The game's version, for live updates: poll it with If-None-Match",
                 {
                     "200": answer("GameVersion", "The current version (ETag header: its entity tag)."),
                     "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
@@ -232,32 +267,42 @@ def paths() -> dict[str, Any]:
         "/api/games/{game_id}/key": {
             "parameters": [GAME_ID],
             "post": operation(
-                "replaceEditKey", "Replace the edit key: the current one (X-Edit-Key) stops working at once",
-                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 429)}, keyed=True,
+                "replaceEditKey",
+                "Replace the edit key: the current one (X-Edit-Key) stops working at once",
+                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 429)},
+                keyed=True,
             ),
         },
         "/api/check": _check(
-            "check", "Judge melds", "CheckRequest",
+            "check",
+            "Judge melds",
+            "CheckRequest",
             '{"valid": bool, "melds": [{"cards", "valid", "kind", "reason", "code", "read_as", "reading", '
             '"reading_text"}]}. A legal meld says how the engine read it: "read_as" is the card each card '
             'stands for, "reading" the cards in run order with wild roles ("JK=4H"), "reading_text" the same in '
             'words ("read as 4♥ 5♥ 6♥ 7♥"); all three are null for a meld that is not legal.',
         ),
         "/api/best": _check(
-            "best", "The lowest-penalty arrangement of a hand", "BestRequest",
+            "best",
+            "The lowest-penalty arrangement of a hand",
+            "BestRequest",
             '{"penalty", "melds", "unmelded"}; with declarer melds also "layoffs" (the cards laid off onto each '
             'meld: [{"meld", "cards"}]), "placements" (where each card went: [{"card", "meld", "place": '
             '"low"|"high"|"set", "as": the card it stands for}]) and "declarer" (the melds after the lay-offs). '
             "A hand of more than 16 cards is refused (400).",
         ),
         "/api/layoff": _check(
-            "layoff", "Judge one lay-off onto the declarer's meld number onto (from 1)", "LayoffRequest",
+            "layoff",
+            "Judge one lay-off onto the declarer's meld number onto (from 1)",
+            "LayoffRequest",
             '{"valid", "code", "reason", "declarer": the melds after the lay-off, "placements": where each card '
             'went, [{"card", "meld", "place": "low"|"high"|"set", "as"}] (empty when refused)}. Given "table" '
             '(Contract Rummy: lay-offs onto any meld on the table), the melds after the lay-off are under "table".',
         ),
         "/api/contract": _check(
-            "contract", "Judge going down: are the melds exactly the deal's contract?", "ContractRequest",
+            "contract",
+            "Judge going down: are the melds exactly the deal's contract?",
+            "ContractRequest",
             '{"valid": bool, "reason": why not, in words, or null, "melds": the verdict on each meld, as check '
             "gives it}. Only for a game played in deals with contracts (Contract Rummy).",
         ),
@@ -267,7 +312,8 @@ def paths() -> dict[str, Any]:
                 "addEvent",
                 "Record a Play or Pay event: a card played (or led), a chip paid, a quick-mode hand, or chips bought",
                 {"201": play_or_pay, **errors(400, 403, 404, 409)},
-                request="PlayOrPayEvent", keyed=True,
+                request="PlayOrPayEvent",
+                keyed=True,
                 description="400 with the reason, and nothing stored, for a play out of turn, a card other than "
                 "the one needed, a card already played, a lead in a suit already played, a pay when it is not "
                 "that player's turn, a purchase while a hand is being played, an event on an ended game, or an "
@@ -278,19 +324,27 @@ def paths() -> dict[str, Any]:
         },
         "/api/games/{game_id}/end": {
             "parameters": [GAME_ID],
-            "post": optional_body(operation(
-                "endGame", "End a Play or Pay game: its results (chips held minus chips bought) are final",
-                {"200": play_or_pay, **errors(400, 403, 404, 409)}, request="EndGame", keyed=True,
-                description="The body may be left out, or hold the version seen. 400 while a hand is being played, "
-                "for a game already ended, or a game played in rounds. Undo (DELETE .../events/last) reopens it.",
-            )),
+            "post": optional_body(
+                operation(
+                    "endGame",
+                    "End a Play or Pay game: its results (chips held minus chips bought) are final",
+                    {"200": play_or_pay, **errors(400, 403, 404, 409)},
+                    request="EndGame",
+                    keyed=True,
+                    description="The body may be left out, or hold the version seen. 400 while a hand is being played, "
+                    "for a game already ended, or a game played in rounds. Undo (DELETE .../events/last) reopens it.",
+                )
+            ),
         },
         "/api/games/{game_id}/events/last": {
             "parameters": [GAME_ID],
             "delete": operation(
-                "undoEvent", "Undo the last Play or Pay event, or the ending of an ended game (404 when there is none)",
-                {"200": play_or_pay, **errors(400, 403, 404, 409, 428)}, keyed=True,
-                description=UNDO_DESCRIPTION, parameters=(VERSION_QUERY, IF_MATCH),
+                "undoEvent",
+                "Undo the last Play or Pay event, or the ending of an ended game (404 when there is none)",
+                {"200": play_or_pay, **errors(400, 403, 404, 409, 428)},
+                keyed=True,
+                description=UNDO_DESCRIPTION,
+                parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/export": {
@@ -304,7 +358,8 @@ def paths() -> dict[str, Any]:
         },
         "/api/games/import": {
             "post": operation(
-                "importGame", "Recreate an exported game under a new id and a new edit key",
+                "importGame",
+                "Recreate an exported game under a new id and a new edit key",
                 {
                     "201": answer("AnyCreatedGame", "The new game, with its edit key."),
                     **errors(400, 429),
@@ -345,9 +400,7 @@ def _document() -> dict[str, Any]:
         "paths": paths(),
         "components": {
             "schemas": component_schemas(),
-            "responses": {
-                f"E{status}": answer("Error", text) for status, text in ERRORS.items()
-            },
+            "responses": {f"E{status}": answer("Error", text) for status, text in ERRORS.items()},
         },
     }
 

@@ -197,7 +197,7 @@ def game_check(game_id: str) -> Any:
             log=disputes.game_log(game.id, number),
             latest=None,
             can_edit=True,
-                meld_fields=MELD_FIELDS,
+            meld_fields=MELD_FIELDS,
             error=sentence(failure.message),
             melds=melds,
             hand=hand,

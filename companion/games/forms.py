@@ -153,8 +153,6 @@ class NewGameForm(FirstDealerForm):
         return [self[f"opt_{key}"] for key in POT_KEYS if f"opt_{key}" in self]
 
 
-
-
 def seat_choices(max_players: int) -> list[SelectChoice]:
     """A seat of the players' list (the page names them after the players typed)."""
     return [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
@@ -181,12 +179,16 @@ def new_game_form(defaults: dict[str, Any], max_players: int, specs: dict[str, O
             fields[f"opt_{key}"] = BooleanField(spec.title, default=default, description=spec.effect)
         elif spec.kind == "choice":
             fields[f"opt_{key}"] = SelectField(
-                spec.title, choices=[SelectChoice(value, spec.label(value)) for value in spec.choices], default=default,
+                spec.title,
+                choices=[SelectChoice(value, spec.label(value)) for value in spec.choices],
+                default=default,
                 description=spec.effect,
             )
         elif spec.kind == "rounds":  # the rounds a house rule names (doubled rounds): one checkbox per round
             fields[f"opt_{key}"] = RoundsField(
-                spec.title, choices=ROUND_CHOICES, default=[str(number) for number in default],
+                spec.title,
+                choices=ROUND_CHOICES,
+                default=[str(number) for number in default],
                 description=spec.effect,
             )
         else:  # a number or a list of numbers, typed in words; the engine reads it and says what is wrong

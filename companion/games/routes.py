@@ -199,8 +199,12 @@ def new_round(game_id: str) -> Any:
 
     def save() -> None:
         rummy.add_round(
-            game, form.went_out.data, form.score_values(game.players), form.expected_version(),
-            second_discards=form.second_discard_values(game.players), exact_cut=form.exact_cut.data or None,
+            game,
+            form.went_out.data,
+            form.score_values(game.players),
+            form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+            exact_cut=form.exact_cut.data or None,
         )
 
     return _submit_round(game, form, number, save, lambda: "result" if game.finished else "standings")
@@ -223,16 +227,19 @@ def edit_round(game_id: str, number: int) -> Any:
 
     def save() -> None:
         rummy.correct_round(
-            game, number, form.went_out.data, form.score_values(game.players), form.expected_version(),
-            second_discards=form.second_discard_values(game.players), exact_cut=form.exact_cut.data or "",
+            game,
+            number,
+            form.went_out.data,
+            form.score_values(game.players),
+            form.expected_version(),
+            second_discards=form.second_discard_values(game.players),
+            exact_cut=form.exact_cut.data or "",
         )
 
     return _submit_round(game, form, number, save, lambda: f"round-{number}")
 
 
-def _submit_round(
-    game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: Callable[[], str]
-) -> Any:
+def _submit_round(game: Game, form: RoundForm, number: int, save: Callable[[], None], anchor: Callable[[], str]) -> Any:
     """Save a round form (post-redirect-get) and land where the eye needs it (`anchor`, asked after
     saving), or show the form again with what went wrong."""
     if form.validate_on_submit():

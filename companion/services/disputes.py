@@ -357,9 +357,7 @@ def verify_hand_size(hand: str, variant: object = None) -> None:
             raise InvalidInput(f"a hand holds at most {MAX_HELD_CARDS} cards, not {count}")
         return
     if count > MAX_HAND_CARDS:
-        raise InvalidInput(
-            f"a hand holds at most {MAX_HAND_CARDS} cards (no round deals more than 14), not {count}"
-        )
+        raise InvalidInput(f"a hand holds at most {MAX_HAND_CARDS} cards (no round deals more than 14), not {count}")
 
 
 def _held_in_full(variant: object) -> bool:
@@ -618,8 +616,13 @@ def hands_in_turn(
             texts[name] = _cards_of(name, hands[name])
             verify_hand_size(texts[name], at.variant)
     answers = engine_call(
-        turn_scores_json, at.variant, at.round, at.options, [" ".join(meld) for meld in laid],
-        [texts.get(name) for name in order], at.players,
+        turn_scores_json,
+        at.variant,
+        at.round,
+        at.options,
+        [" ".join(meld) for meld in laid],
+        [texts.get(name) for name in order],
+        at.players,
     )
     views = {name: hand_view(answer, at.info, at.rules) for name, answer in zip(order, answers, strict=True) if answer}
     return views, texts
@@ -925,7 +928,14 @@ def add_layoff(game: Game, number: int, player: object, onto: object, cards: obj
     if answer.get("placements"):
         result["placements"] = answer["placements"]  # where each card went (D11)
     return log_check(
-        game, number, "layoff", [canonical(cards)], answer["valid"], answer["reason"], result, player=player,
+        game,
+        number,
+        "layoff",
+        [canonical(cards)],
+        answer["valid"],
+        answer["reason"],
+        result,
+        player=player,
         commit=commit,
     )
 

@@ -68,9 +68,7 @@ def create_play_or_pay(
         raise InvalidInput(f'unknown option "{unknown[0]}"; Play or Pay has one option, chips')
     chips = options.get("chips", DEFAULT_CHIPS)
     if not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
-        raise InvalidInput(
-            f'Starting chips: a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"'
-        )
+        raise InvalidInput(f'Starting chips: a whole number of chips from 1 to {MAX_CHIPS}, not "{chips}"')
     names = clean_players(players, PRESETS[PLAY_OR_PAY])
     engine_call(pop.verify_players, names)
     engine_call(pop.buy_in_entries, names, chips)

@@ -77,9 +77,7 @@ def pot_options(variant: str, given: Mapping[str, object]) -> dict[str, Any] | N
             )
         value = given[key]
         if not is_whole(value) or not 0 <= value <= MAX_CENTS:  # type: ignore[operator]
-            raise InvalidInput(
-                f'{amount_title(key)}: a whole number of cents from 0 to {MAX_CENTS}, not "{value}"'
-            )
+            raise InvalidInput(f'{amount_title(key)}: a whole number of cents from 0 to {MAX_CENTS}, not "{value}"')
     if not switched_on:
         return None
     stored = {**pot_defaults(variant), **{key: given[key] for key in allowed if key in given}, "pot": True}

@@ -240,9 +240,7 @@ def preset_option_specs(variant: str) -> dict[str, OptionSpec]:
 
 
 def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
-    return tuple(
-        WildCard(token, JOKER_SYMBOL if token == "JK" else token, token == "JK") for token in info.wild_tokens
-    )
+    return tuple(WildCard(token, JOKER_SYMBOL if token == "JK" else token, token == "JK") for token in info.wild_tokens)
 
 
 def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: DeckRow) -> RoundPlan:
@@ -265,14 +263,18 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
     )
 
 
-def _played(
-    stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int], rules: RuleSet
-) -> PlayedRound:
+def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int], rules: RuleSet) -> PlayedRound:
     scores = {name: stored.scores[name] for name in players}
     points = contract.cut_points(round_points(scores, plan.multiplier), stored.exact_cut, rules)
     return PlayedRound(
-        plan, stored.went_out, scores, points, stored.number in corrected, stored.hands,
-        contract.buys_json(stored.buys, players) if stored.buys else None, stored.exact_cut,
+        plan,
+        stored.went_out,
+        scores,
+        points,
+        stored.number in corrected,
+        stored.hands,
+        contract.buys_json(stored.buys, players) if stored.buys else None,
+        stored.exact_cut,
     )
 
 
@@ -418,8 +420,14 @@ def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, 
 
 
 def add_round(
-    game: Game, went_out: object, scores: object, expected_version: object = None, hands: object = None,
-    declarer: object = None, second_discards: object = None, exact_cut: object = None,
+    game: Game,
+    went_out: object,
+    scores: object,
+    expected_version: object = None,
+    hands: object = None,
+    declarer: object = None,
+    second_discards: object = None,
+    exact_cut: object = None,
 ) -> None:
     """Score the next round; players in `hands` are scored from their cards (companion.services.disputes)."""
     check_version(game, expected_version)
@@ -433,8 +441,13 @@ def add_round(
     cutter = contract.verify_exact_cut(game, exact_cut)
     game.rounds.append(
         Round(
-            number=len(game.rounds) + 1, went_out=went_out, scores=checked, hands=kept, second_discards=pickups,
-            buys=contract.stored_buys(game), exact_cut=cutter,
+            number=len(game.rounds) + 1,
+            went_out=went_out,
+            scores=checked,
+            hands=kept,
+            second_discards=pickups,
+            buys=contract.stored_buys(game),
+            exact_cut=cutter,
         )
     )
     game.buys = None  # the next deal's buys start from nothing
@@ -443,8 +456,15 @@ def add_round(
 
 
 def correct_round(
-    game: Game, number: int, went_out: object, scores: object, expected_version: object = None,
-    hands: object = None, declarer: object = None, second_discards: object = None, exact_cut: object = None,
+    game: Game,
+    number: int,
+    went_out: object,
+    scores: object,
+    expected_version: object = None,
+    hands: object = None,
+    declarer: object = None,
+    second_discards: object = None,
+    exact_cut: object = None,
 ) -> None:
     """Correct an earlier round; its previous values go into the history (second discards left out stay,
     as does the exact cut; an empty exact cut clears it). The round's buys stay as counted."""
@@ -490,8 +510,14 @@ def undo_last_round(game: Game, expected_version: object = None) -> None:
 def _revision(stored: Round, action: str) -> RoundRevision:
     """The values a round had, for the history."""
     return RoundRevision(
-        number=stored.number, action=action, went_out=stored.went_out, scores=dict(stored.scores),
-        hands=stored.hands, second_discards=stored.second_discards, buys=stored.buys, exact_cut=stored.exact_cut,
+        number=stored.number,
+        action=action,
+        went_out=stored.went_out,
+        scores=dict(stored.scores),
+        hands=stored.hands,
+        second_discards=stored.second_discards,
+        buys=stored.buys,
+        exact_cut=stored.exact_cut,
     )
 
 

@@ -203,6 +203,7 @@ def export_filename(game: Game, extension: str) -> str:
 
 # ---------------------------------------------------------------- CSV
 
+
 def _csv(header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
@@ -446,7 +447,7 @@ def _settings(values: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
         values["options"] = rules.options_json()
         if stored_money is not None:
             if not isinstance(stored_money, dict) or not set(stored_money) <= set(pot.POT_KEYS):
-                raise Invalid('the game\'s "money" must be null or the pot\'s settings')
+                raise Invalid("the game's \"money\" must be null or the pot's settings")
             values["money"] = pot.pot_options(variant, stored_money)
         rounds = rules.rounds
     if names != players:
@@ -672,8 +673,9 @@ def check_document(document: object) -> Plan:
     if not is_whole(version) or version != FORMAT_VERSION:
         raise Invalid(f"this app reads format version {FORMAT_VERSION} of its exports, not {str(version)[:20]}")
     values, players, total = _settings(_row("the game", document.get("game"), game_fields()))
-    shadow = _Shadow(variant=values["variant"], players=players, money=values.get("money"),
-                     first_dealer=values["first_dealer"])
+    shadow = _Shadow(
+        variant=values["variant"], players=players, money=values.get("money"), first_dealer=values["first_dealer"]
+    )
     tables_given = document.get("tables", {})
     if not isinstance(tables_given, dict):
         raise Invalid('the file\'s "tables" must be an object of rows by table name')

@@ -281,9 +281,7 @@ def test_malformed_json_is_400(client: FlaskClient, raw: bytes) -> None:
         ({"went_out": "Bob", "scores": {"Ann": 1, "Bob": 0, "Cy": 2}, "version": "1"}, "version"),
     ],
 )
-def test_bad_rounds_are_400_and_not_stored(
-    client: FlaskClient, app: Flask, body: dict[str, Any], words: str
-) -> None:
+def test_bad_rounds_are_400_and_not_stored(client: FlaskClient, app: Flask, body: dict[str, Any], words: str) -> None:
     game = create(client)
     for method, url in (("post", "rounds"), ("put", "rounds/1")):
         if method == "put":
@@ -413,7 +411,7 @@ def test_an_engine_error_that_reaches_the_app_is_a_400_with_its_sentence(app: Fl
     from engine.errors import CardError
 
     def refuse() -> str:
-        raise CardError("the card   \"ZZ\" is not a card")
+        raise CardError('the card   "ZZ" is not a card')
 
     app.add_url_rule("/api/refuse", "refuse", refuse)
     app.add_url_rule("/refuse", "refuse_page", refuse)

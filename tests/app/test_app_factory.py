@@ -36,9 +36,7 @@ def test_database_defaults_to_sqlite_in_the_instance_folder(tmp_path: Path, monk
     assert Path(app.static_folder or "") == ROOT / "static"
 
 
-def test_settings_from_config_file_environment_and_test_config(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_settings_from_config_file_environment_and_test_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "config.py").write_text('SECRET_KEY = "from file"\nGREETING = "file"\nCOLOUR = "file"\n')
     monkeypatch.setenv("FLASK_COLOUR", "env")
     monkeypatch.setenv("DATABASE_URL", "postgres://user:pw@db.example/cards")

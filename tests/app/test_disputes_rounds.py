@@ -30,11 +30,11 @@ def stored(app: Flask, game_id: str) -> list[Round]:
         return list(rows)
 
 
-
 def undo_last_round(client: FlaskClient, game_id: str, key: dict[str, str]) -> None:
     """Undo as a phone does: with the version it saw."""
     version = client.get(f"/api/games/{game_id}").get_json()["version"]
     assert client.delete(f"/api/games/{game_id}/rounds/last?version={version}", headers=key).status_code == 200
+
 
 def test_hands_are_scored_by_the_engine_and_kept(client: FlaskClient) -> None:
     game_id, key = new_game(client)

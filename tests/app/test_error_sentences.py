@@ -60,8 +60,11 @@ def test_every_error_a_template_shows_goes_through_the_sentence_filter() -> None
     for template in (ROOT / "templates").rglob("*.html"):
         for line in template.read_text(encoding="utf-8").splitlines():
             if 'role="alert"' in line or 'class="field-error"' in line:
-                unshaped += [f"{template.name}: {shown}" for shown in re.findall(r"\{\{[^}]*\}\}", line)
-                             if "sentence" not in shown]
+                unshaped += [
+                    f"{template.name}: {shown}"
+                    for shown in re.findall(r"\{\{[^}]*\}\}", line)
+                    if "sentence" not in shown
+                ]
     assert unshaped == []
 
 
@@ -83,12 +86,21 @@ def test_option_errors_of_the_api_read_title_colon_lower_case(client: FlaskClien
 @pytest.mark.parametrize(
     ("url", "data", "says"),
     [
-        ("/games/new?variant=3-13", {"players": "Ann\nBob\nCy", "opt_pot": "y", "opt_ante": "-5"},
-         "Ante, each player (cents): a whole number of cents from 0 to 100000."),
-        ("/games/new/chips", {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": "0"},
-         "Starting chips, each player: a whole number of chips from 1 to 10000."),
-        ("/games/new/chips", {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": ""},
-         "Starting chips, each player: enter a whole number of chips from 1 to 10000."),
+        (
+            "/games/new?variant=3-13",
+            {"players": "Ann\nBob\nCy", "opt_pot": "y", "opt_ante": "-5"},
+            "Ante, each player (cents): a whole number of cents from 0 to 100000.",
+        ),
+        (
+            "/games/new/chips",
+            {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": "0"},
+            "Starting chips, each player: a whole number of chips from 1 to 10000.",
+        ),
+        (
+            "/games/new/chips",
+            {"players": "Ann\nBob\nCy", "first_dealer": "random", "chips": ""},
+            "Starting chips, each player: enter a whole number of chips from 1 to 10000.",
+        ),
     ],
 )
 def test_option_errors_of_the_forms_read_title_colon_lower_case(
@@ -103,6 +115,7 @@ def test_the_rules_page_says_a_bad_stack_as_the_api_does(client: FlaskClient) ->
     page = client.get("/rules/play-or-pay?chips=0")
     assert page.status_code == 400
     assert alert_of(page) == 'Starting chips: a whole number of chips from 1 to 10000, not "0".'
-    api = client.post("/api/games", json={"variant": "play-or-pay", "players": ["Ann", "Bob", "Cy"],
-                                          "options": {"chips": 0}})
+    api = client.post(
+        "/api/games", json={"variant": "play-or-pay", "players": ["Ann", "Bob", "Cy"], "options": {"chips": 0}}
+    )
     assert api.get_json()["error"] == 'Starting chips: a whole number of chips from 1 to 10000, not "0"'

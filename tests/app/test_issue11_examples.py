@@ -40,8 +40,9 @@ def post(client: FlaskClient, command: str, **body: Any) -> dict[str, Any]:
 def test_aces_laid_off_at_the_end_of_a_run_are_legal(
     client: FlaskClient, variant: str, number: int, options: dict[str, str] | None, declarer: str, cards: str
 ) -> None:
-    answer = post(client, "layoff", variant=variant, round=number, options=options, declarer=[declarer], onto=1,
-                  cards=cards)
+    answer = post(
+        client, "layoff", variant=variant, round=number, options=options, declarer=[declarer], onto=1, cards=cards
+    )
     assert (answer["valid"], answer["reason"]) == (True, None)
     assert answer == layoff_json(variant, number, options, [declarer], 1, cards)
     assert sorted(item["card"] for item in answer["placements"]) == sorted(cards.split())
@@ -69,8 +70,9 @@ def test_d10_the_cards_decide_and_the_verdict_says_how_it_read_them(client: Flas
 def test_d13_an_open_reading_is_fixed_by_the_lay_off_that_needs_it(client: FlaskClient) -> None:
     bob = post(client, "layoff", variant="pay-me-family", round=5, declarer=["5H JK 6H"], onto=1, cards="3H")
     assert bob["valid"] is True
-    cy = post(client, "layoff", variant="pay-me-family", round=5, declarer=[" ".join(bob["declarer"][0])], onto=1,
-              cards="8H")
+    cy = post(
+        client, "layoff", variant="pay-me-family", round=5, declarer=[" ".join(bob["declarer"][0])], onto=1, cards="8H"
+    )
     assert cy["valid"] is False
     alone = post(client, "layoff", variant="pay-me-family", round=5, declarer=["5H JK 6H"], onto=1, cards="8H")
     assert alone["valid"] is True
@@ -81,7 +83,8 @@ def test_d13_in_a_round_scored_from_hands_bob_fixes_the_joker_for_cy(client: Fla
     game = api_game(client, "pay-me-family", players, "Cy")  # Ann plays first in round 1, Bob lays off first
     for _ in range(4):
         played = client.post(
-            f"/api/games/{game['id']}/rounds", json={"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 5}},
+            f"/api/games/{game['id']}/rounds",
+            json={"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 5}},
             headers=key(game),
         )
         assert played.status_code == 201
@@ -108,9 +111,7 @@ def test_d14_one_ace_per_run(client: FlaskClient) -> None:
     assert answer["valid"] is False
 
 
-def test_the_lay_off_chain_page_says_where_each_card_went(
-    client: FlaskClient, post_form: Callable[..., Any]
-) -> None:
+def test_the_lay_off_chain_page_says_where_each_card_went(client: FlaskClient, post_form: Callable[..., Any]) -> None:
     game = api_game(client, "pay-me", ["Ann", "Bob", "Cy", "Dee"], "Ann")
     client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
     url = f"/games/{game['id']}/rounds/1"

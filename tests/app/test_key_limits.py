@@ -79,9 +79,7 @@ def test_wrong_keys_are_counted_per_game_and_per_client(limited: Flask, client: 
     assert join(client, game["id"], "wrong", environ_base=elsewhere).status_code == 403
 
 
-def test_the_counts_are_in_the_database_where_every_server_sees_them(
-    tmp_path: Path, database_url: str
-) -> None:
+def test_the_counts_are_in_the_database_where_every_server_sees_them(tmp_path: Path, database_url: str) -> None:
     config = {"RATELIMIT_ENABLED": True, "RATELIMIT_CREATE": "3/minute"}
     with app_on(tmp_path / "1", database_url, **config) as one, app_on(tmp_path / "2", database_url, **config) as two:
         first, second = one.test_client(), two.test_client()

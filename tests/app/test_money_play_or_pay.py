@@ -67,9 +67,9 @@ def test_create_a_game_with_chips_and_the_deal(client: FlaskClient) -> None:
     [
         ({"players": ["Ann", "Bob"]}, "3 to 10 players"),
         ({"players": [f"P{n}" for n in range(11)]}, "3 to 10 players"),
-        ({"options": {"chips": 0}}, 'Starting chips: a whole number of chips from 1 to'),
-        ({"options": {"chips": "20"}}, 'Starting chips: a whole number'),
-        ({"options": {"chips": True}}, 'Starting chips: a whole number'),
+        ({"options": {"chips": 0}}, "Starting chips: a whole number of chips from 1 to"),
+        ({"options": {"chips": "20"}}, "Starting chips: a whole number"),
+        ({"options": {"chips": True}}, "Starting chips: a whole number"),
         ({"options": {"pot": True}}, 'unknown option "pot"'),
         ({"options": ["chips"]}, "options must be an object"),
         ({"first_dealer": "Zed"}, "first dealer"),
@@ -140,7 +140,7 @@ def stored_events(app: Flask, game_id: str) -> int:
 @pytest.mark.parametrize(
     ("before", "body", "words"),
     [
-        ([], {"type": "play", "player": "Cy", "card": "7H"}, "Cy cannot play \"7H\": it is Bob's turn"),
+        ([], {"type": "play", "player": "Cy", "card": "7H"}, 'Cy cannot play "7H": it is Bob\'s turn'),
         ([], {"type": "pay", "player": "Bob"}, "Bob cannot pay: no card is needed, so Bob leads a new sequence"),
         ([("Bob", "7H")], {"type": "play", "player": "Cy", "card": "9H"}, "the card needed is 8H"),
         ([("Bob", "7H")], {"type": "play", "player": "Cy", "card": "7H"}, "has already been played"),
@@ -367,7 +367,7 @@ def test_hand_screen_follows_a_hand(client: FlaskClient, post_form: Callable[...
     page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
     assert "<strong>Bob</strong> leads" in page
     assert page.count('class="lead-suit"') == 4 and page.count('name="card" value="') == 52
-    assert "18<span class=\"muted small\"> of 18</span>" in page
+    assert '18<span class="muted small"> of 18</span>' in page
 
     response = hand_post(client, game_id, "event", {"type": "lead", "player": "Bob", "card": "7H"})
     assert response.status_code == 303

@@ -204,10 +204,10 @@ def test_games_without_a_pot_have_a_null_pot_and_refuse_pickups(client: FlaskCli
     [
         ({"pot": "yes"}, 'Play for a pot: true or false, not "yes"'),
         ({"ante": -5}, 'Ante, each player: a whole number of cents from 0 to 100000, not "-5"'),
-        ({"ante": 1.5}, 'Ante, each player: a whole number'),
-        ({"knock": True}, 'Knock payout: a whole number'),
-        ({"booby_cap": "50"}, 'Booby prize cap: a whole number'),
-        ({"second_discard": 10**6}, 'Second discard: a whole number'),
+        ({"ante": 1.5}, "Ante, each player: a whole number"),
+        ({"knock": True}, "Knock payout: a whole number"),
+        ({"booby_cap": "50"}, "Booby prize cap: a whole number"),
+        ({"second_discard": 10**6}, "Second discard: a whole number"),
     ],
 )
 def test_bad_pot_options_are_refused(client: FlaskClient, options: dict[str, Any], words: str) -> None:
@@ -287,8 +287,9 @@ def test_new_game_page_offers_the_pot(client: FlaskClient) -> None:
 
 
 def test_pages_show_the_pot_the_knock_box_and_the_ledger(client: FlaskClient, post_form: Callable[..., Any]) -> None:
-    game_id = start_page_game(post_form, opt_pot="y", opt_ante="50", opt_second_discard="5", opt_knock="15",
-                              opt_booby_cap="50")
+    game_id = start_page_game(
+        post_form, opt_pot="y", opt_ante="50", opt_second_discard="5", opt_knock="15", opt_booby_cap="50"
+    )
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'id="pot"' in page and "$2.50" in page
 
@@ -317,8 +318,9 @@ def test_pages_show_the_pot_the_knock_box_and_the_ledger(client: FlaskClient, po
 
 
 def test_round_form_refuses_a_negative_stepper(client: FlaskClient, post_form: Callable[..., Any]) -> None:
-    game_id = start_page_game(post_form, opt_pot="y", opt_ante="50", opt_second_discard="5", opt_knock="15",
-                              opt_booby_cap="50")
+    game_id = start_page_game(
+        post_form, opt_pot="y", opt_ante="50", opt_second_discard="5", opt_knock="15", opt_booby_cap="50"
+    )
     data = {"went_out": "Bob", "version": "1", "second_discards-0": "-2"}
     data.update({f"scores-{seat}": "0" if name == "Bob" else "5" for seat, name in enumerate(FIVE)})
     response = post_form(f"/games/{game_id}/rounds/new", data)

@@ -41,8 +41,22 @@ OPERATIONS_OF_CONTRACT_RUMMY = {  # issue 15: going down against the contract, a
     ("/api/games/{game_id}/buys", "post"),
 }
 SCHEMAS_BEFORE = {
-    "AnyCreatedGame", "AnyGame", "CreatedGame", "CreatedPlayOrPayGame", "Error", "Game", "GameExport", "GameList",
-    "NewGame", "NextRound", "Options", "PlayOrPayEvent", "PlayOrPayGame", "PlayedRound", "Pot", "PotEntry",
+    "AnyCreatedGame",
+    "AnyGame",
+    "CreatedGame",
+    "CreatedPlayOrPayGame",
+    "Error",
+    "Game",
+    "GameExport",
+    "GameList",
+    "NewGame",
+    "NextRound",
+    "Options",
+    "PlayOrPayEvent",
+    "PlayOrPayGame",
+    "PlayedRound",
+    "Pot",
+    "PotEntry",
     "RoundEntry",
 }
 
@@ -82,8 +96,19 @@ def test_the_schemas_are_the_models_schemas(client: FlaskClient) -> None:
 
 def test_request_bodies_refuse_unknown_fields_in_the_document(client: FlaskClient) -> None:
     described = document(client)["components"]["schemas"]
-    for name in ("NewGame", "RoundEntry", "PlayEvent", "PayEvent", "SettleEvent", "PurchaseEvent", "EndGame",
-                 "CheckRequest", "BestRequest", "LayoffRequest", "GameExport"):
+    for name in (
+        "NewGame",
+        "RoundEntry",
+        "PlayEvent",
+        "PayEvent",
+        "SettleEvent",
+        "PurchaseEvent",
+        "EndGame",
+        "CheckRequest",
+        "BestRequest",
+        "LayoffRequest",
+        "GameExport",
+    ):
         assert described[name]["additionalProperties"] is False, name
     event = described["PlayOrPayEvent"]
     assert event["discriminator"]["propertyName"] == "type"

@@ -27,8 +27,10 @@ def conforms(client: FlaskClient, answer: Any, path: str, method: str) -> dict[s
 @pytest.mark.parametrize("variant", ["pay-me", "3-13", "play-or-pay"])
 def test_every_kind_of_game_matches_its_documented_state(client: FlaskClient, variant: str) -> None:
     created = conforms(
-        client, client.post("/api/games", json={"variant": variant, "players": ["Ann", "Bob", "Cy"]}),
-        "/api/games", "post",
+        client,
+        client.post("/api/games", json={"variant": variant, "players": ["Ann", "Bob", "Cy"]}),
+        "/api/games",
+        "post",
     )
     conforms(client, client.get(f"/api/games/{created['id']}"), "/api/games/{game_id}", "get")
     exported = client.get(f"/api/games/{created['id']}/export").get_json()

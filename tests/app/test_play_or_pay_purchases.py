@@ -70,7 +70,7 @@ def test_undo_takes_back_a_purchase(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"player": "Cy", "chips": 0}, "a purchase must be a whole number of chips from 1 to 10000, not \"0\""),
+        ({"player": "Cy", "chips": 0}, 'a purchase must be a whole number of chips from 1 to 10000, not "0"'),
         ({"player": "Cy", "chips": "5"}, "a purchase must be a whole number of chips"),
         ({"player": "Cy", "chips": True}, "a purchase must be a whole number of chips"),
         ({"player": "Zed", "chips": 5}, '"Zed" is not a player at this table'),

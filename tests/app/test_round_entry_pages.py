@@ -44,8 +44,13 @@ def test_the_game_page_holds_the_next_rounds_form(client: FlaskClient, app: Flas
 def test_form_pages_are_never_stored(client: FlaskClient, post_form: Post) -> None:
     game_id = start_game(post_form)
     enter_round(post_form, game_id, "Bob", "3", "0", "4")
-    for url in ("/games/new", f"/games/{game_id}", f"/games/{game_id}/rounds/new", f"/games/{game_id}/rounds/1/edit",
-                f"/games/{game_id}/delete"):
+    for url in (
+        "/games/new",
+        f"/games/{game_id}",
+        f"/games/{game_id}/rounds/new",
+        f"/games/{game_id}/rounds/1/edit",
+        f"/games/{game_id}/delete",
+    ):
         assert client.get(url).headers["Cache-Control"] == "no-store", url
     assert client.get("/rules").headers.get("Cache-Control") != "no-store"
 
@@ -68,9 +73,7 @@ def test_saves_land_where_the_eye_needs_it(client: FlaskClient, post_form: Post)
     assert saved.headers["Location"] == f"/games/{game_id}#standings"
     enter_round(post_form, game_id, "Ann", "0", "8")
 
-    corrected = post_form(
-        f"/games/{game_id}/rounds/1/edit", {"went_out": "Bob", "scores-0": "9", "scores-1": "0"}
-    )
+    corrected = post_form(f"/games/{game_id}/rounds/1/edit", {"went_out": "Bob", "scores-0": "9", "scores-1": "0"})
     assert corrected.headers["Location"] == f"/games/{game_id}#round-1"
     page = text(client.get(f"/games/{game_id}"))
     assert 'id="round-1"' in page and 'id="round-2"' in page
@@ -171,8 +174,10 @@ def test_times_are_written_for_the_phone_to_show_in_its_own_zone(client: FlaskCl
     enter_round(post_form, game_id, "Bob", "3", "0", "4")
     seen = client.get(f"/api/games/{game_id}").get_json()["version"]
     post_form(f"/games/{game_id}/rounds/last/undo", {"version": str(seen)})
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local="time">\d\d:\d\d UTC</time>',
-                     text(client.get(f"/games/{game_id}")))
+    assert re.search(
+        r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local="time">\d\d:\d\d UTC</time>',
+        text(client.get(f"/games/{game_id}")),
+    )
     assert re.search(r'started <time datetime="[^"]+Z" data-local="day">', text(client.get("/")))
     assert "js/local-time.js" in text(client.get("/"))
 

@@ -38,15 +38,27 @@ def test_a_good_body_becomes_its_model() -> None:
 @pytest.mark.parametrize(
     ("model", "body", "message"),
     [
-        (schemas.NewGame, {"variant": "pay-me", "players": [], "colour": "red"},
-         'unknown field "colour"; a game has variant, players, options, first_dealer, first_dealer_method, '
-         "scorekeeper, group"),
-        (schemas.RoundEntry, {"went_out": "Bob", "extra": 1},
-         'unknown field "extra"; a round has went_out, scores, hands, declarer, second_discards, exact_cut, version'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "colour": "red"},
-         'unknown field "colour"; check takes variant, round, melds, options, players'),
-        (schemas.PayEvent, {"type": "pay", "player": "Bob", "card": "7H"},
-         'unknown field "card"; a pay event has type, player, version'),
+        (
+            schemas.NewGame,
+            {"variant": "pay-me", "players": [], "colour": "red"},
+            'unknown field "colour"; a game has variant, players, options, first_dealer, first_dealer_method, '
+            "scorekeeper, group",
+        ),
+        (
+            schemas.RoundEntry,
+            {"went_out": "Bob", "extra": 1},
+            'unknown field "extra"; a round has went_out, scores, hands, declarer, second_discards, exact_cut, version',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": 1, "melds": [], "colour": "red"},
+            'unknown field "colour"; check takes variant, round, melds, options, players',
+        ),
+        (
+            schemas.PayEvent,
+            {"type": "pay", "player": "Bob", "card": "7H"},
+            'unknown field "card"; a pay event has type, player, version',
+        ),
     ],
 )
 def test_an_unknown_field_is_named_with_the_fields_the_body_has(
@@ -67,11 +79,17 @@ def test_an_unknown_field_comes_before_a_missing_one() -> None:
         (schemas.CheckRequest, {"round": 1, "melds": []}, "check needs variant, round, melds; variant is missing"),
         (schemas.BestRequest, {"variant": "pay-me", "hand": "3H"}, "best needs variant, round, hand; round is missing"),
         # declarer may be left out for declarer_hand; /api/layoff still says it is missing (test_disputes_api)
-        (schemas.LayoffRequest, {"variant": "pay-me", "round": 2, "onto": 1, "declarer": ["4H 5H 6H"]},
-         "layoff needs variant, round, declarer, onto, cards; cards is missing"),
+        (
+            schemas.LayoffRequest,
+            {"variant": "pay-me", "round": 2, "onto": 1, "declarer": ["4H 5H 6H"]},
+            "layoff needs variant, round, declarer, onto, cards; cards is missing",
+        ),
         (schemas.PlayEvent, {"type": "play", "player": "Bob"}, 'card must be a card such as "7H"'),
-        (schemas.SettleEvent, {"type": "settle", "winner": "Ann"},
-         "cards_left must be an object of counts by player name"),
+        (
+            schemas.SettleEvent,
+            {"type": "settle", "winner": "Ann"},
+            "cards_left must be an object of counts by player name",
+        ),
     ],
 )
 def test_a_missing_field_is_one_sentence(model: type[schemas.Body], body: Any, message: str) -> None:
@@ -84,38 +102,80 @@ def test_a_missing_field_is_one_sentence(model: type[schemas.Body], body: Any, m
         (schemas.NewGame, {"variant": 7, "players": ["Ann"]}, "variant must be a preset id such as pay-me"),
         (schemas.NewGame, {"variant": "pay-me", "players": ["Ann", 7]}, "players must be a list of names"),
         (schemas.NewGame, {"variant": "pay-me", "players": "Ann, Bob"}, "players must be a list of names"),
-        (schemas.NewGame, {"variant": "pay-me", "players": [], "options": ["ace"]},
-         "options must be an object of house-rule options"),
-        (schemas.NewGame, {"variant": "pay-me", "players": [], "first_dealer": 1},
-         "first_dealer must be a player's name"),
+        (
+            schemas.NewGame,
+            {"variant": "pay-me", "players": [], "options": ["ace"]},
+            "options must be an object of house-rule options",
+        ),
+        (
+            schemas.NewGame,
+            {"variant": "pay-me", "players": [], "first_dealer": 1},
+            "first_dealer must be a player's name",
+        ),
         (schemas.RoundEntry, {"went_out": None}, "went_out must be the name of the player who went out"),
-        (schemas.RoundEntry, {"went_out": "Bob", "scores": [1, 0]},
-         "scores must be an object of card points by player name"),
+        (
+            schemas.RoundEntry,
+            {"went_out": "Bob", "scores": [1, 0]},
+            "scores must be an object of card points by player name",
+        ),
         (schemas.RoundEntry, {"went_out": "Bob", "version": "1"}, "version must be a whole number"),
         (schemas.RoundEntry, {"went_out": "Bob", "version": True}, "version must be a whole number"),
-        (schemas.RoundEntry, {"went_out": "Bob", "hands": {"Ann": 7}},
-         'hands must be an object of cards by player name, such as {"Ann": "7H 8H 9D"}'),
-        (schemas.RoundEntry, {"went_out": "Bob", "declarer": "4H 5H 6H"},
-         'declarer must be a list of melds, such as ["4H 5H 6H", "9C 9D 9S"]'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": "1", "melds": []},
-         'round must be a whole number, not "1"'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": True, "melds": []},
-         'round must be a whole number, not "True"'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [3]},
-         'melds must be a list of melds, each a string such as "4H 5H 6H"'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "options": "full_cycle"},
-         'options must be an object such as {"full_cycle": true}'),
-        (schemas.CheckRequest, {"variant": "pay-me", "round": 1, "melds": [], "players": "3"},
-         "players must be a whole number"),
+        (
+            schemas.RoundEntry,
+            {"went_out": "Bob", "hands": {"Ann": 7}},
+            'hands must be an object of cards by player name, such as {"Ann": "7H 8H 9D"}',
+        ),
+        (
+            schemas.RoundEntry,
+            {"went_out": "Bob", "declarer": "4H 5H 6H"},
+            'declarer must be a list of melds, such as ["4H 5H 6H", "9C 9D 9S"]',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": "1", "melds": []},
+            'round must be a whole number, not "1"',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": True, "melds": []},
+            'round must be a whole number, not "True"',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": 1, "melds": [3]},
+            'melds must be a list of melds, each a string such as "4H 5H 6H"',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": 1, "melds": [], "options": "full_cycle"},
+            'options must be an object such as {"full_cycle": true}',
+        ),
+        (
+            schemas.CheckRequest,
+            {"variant": "pay-me", "round": 1, "melds": [], "players": "3"},
+            "players must be a whole number",
+        ),
         (schemas.BestRequest, {"variant": "pay-me", "round": 1, "hand": ["3H"]}, "hand must be a string of cards"),
-        (schemas.BestRequest, {"variant": "pay-me", "round": 1, "hand": "3H", "declarer": None},
-         'declarer must be a list of melds, each a string such as "4H 5H 6H"'),
-        (schemas.LayoffRequest, {"variant": "pay-me", "round": 2, "declarer": [], "onto": "1", "cards": "7H"},
-         'onto must be a meld number, not "1"'),
-        (schemas.LayoffRequest, {"variant": "pay-me", "round": 2, "declarer": [], "onto": 1, "cards": 7},
-         "cards must be a string of cards"),
-        (schemas.SettleEvent, {"type": "settle", "winner": "Ann", "cards_left": [1, 4]},
-         "cards_left must be an object of counts by player name"),
+        (
+            schemas.BestRequest,
+            {"variant": "pay-me", "round": 1, "hand": "3H", "declarer": None},
+            'declarer must be a list of melds, each a string such as "4H 5H 6H"',
+        ),
+        (
+            schemas.LayoffRequest,
+            {"variant": "pay-me", "round": 2, "declarer": [], "onto": "1", "cards": "7H"},
+            'onto must be a meld number, not "1"',
+        ),
+        (
+            schemas.LayoffRequest,
+            {"variant": "pay-me", "round": 2, "declarer": [], "onto": 1, "cards": 7},
+            "cards must be a string of cards",
+        ),
+        (
+            schemas.SettleEvent,
+            {"type": "settle", "winner": "Ann", "cards_left": [1, 4]},
+            "cards_left must be an object of counts by player name",
+        ),
     ],
 )
 def test_a_field_of_the_wrong_type_is_one_sentence(model: type[schemas.Body], body: Any, message: str) -> None:
@@ -146,7 +206,11 @@ def test_events_are_read_by_their_type(body: dict[str, Any], message: str) -> No
 
 def test_a_request_body_model_forbids_unknown_fields_and_conversions() -> None:
     requests: list[type[BaseModel]] = [
-        schemas.NewGame, schemas.RoundEntry, schemas.CheckRequest, schemas.BestRequest, schemas.LayoffRequest,
+        schemas.NewGame,
+        schemas.RoundEntry,
+        schemas.CheckRequest,
+        schemas.BestRequest,
+        schemas.LayoffRequest,
         *schemas.EVENTS.values(),
     ]
     for model in requests:

@@ -92,9 +92,21 @@ def test_csv_has_a_row_per_round_with_scores_points_and_running_totals(client: F
     assert response.headers["Content-Disposition"].startswith('attachment; filename="pay-me-')
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == [
-        "round", "cards", "wild", "multiplier", "dealer", "went_out",
-        "Ann score", "Ann points", "Ann total", "Bob score", "Bob points", "Bob total",
-        "Cy score", "Cy points", "Cy total",
+        "round",
+        "cards",
+        "wild",
+        "multiplier",
+        "dealer",
+        "went_out",
+        "Ann score",
+        "Ann points",
+        "Ann total",
+        "Bob score",
+        "Bob points",
+        "Bob total",
+        "Cy score",
+        "Cy points",
+        "Cy total",
     ]
     assert rows[1] == ["1", "3", "JK 2 3", "1", "Bob", "Ann", "0", "0", "0", "7", "7", "7", "11", "11", "11"]
     # Round 2 counts double: points are twice the scores, the totals add up.
@@ -109,7 +121,7 @@ def test_csv_escapes_quotes_commas_and_formulas(client: FlaskClient) -> None:
     play(client, game, "-Al, Jr")
     text = client.get(f"/games/{game['id']}/export.csv").get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][6] == "'=HYPERLINK(\"x\") score"
+    assert rows[0][6] == '\'=HYPERLINK("x") score'
     assert rows[0][9] == "'+1 score"
     assert rows[0][12] == "'-Al, Jr score"
     assert rows[0][15] == "'@sum score"

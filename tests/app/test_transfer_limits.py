@@ -29,7 +29,10 @@ def game_with_history(app: Flask, client: FlaskClient, entries: int) -> dict[str
     with app.app_context():
         db.session.add_all(
             RoundRevision(
-                game_id=game["id"], number=1, action="corrected", went_out=PLAYERS[0],
+                game_id=game["id"],
+                number=1,
+                action="corrected",
+                went_out=PLAYERS[0],
                 scores={name: 0 if name == PLAYERS[0] else 999 for name in PLAYERS},
                 hands={name: HAND for name in PLAYERS[1:]},
             )

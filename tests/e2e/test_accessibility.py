@@ -59,8 +59,10 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         _round(base_url, money, {"went_out": went_out, "scores": scores})
     chips = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:4], "first_dealer": "Ann"})
     ended = _game(base_url, {"variant": "play-or-pay", "players": PLAYERS[:3], "first_dealer": "Ann"})
-    for body in ({"type": "purchase", "player": PLAYERS[2], "chips": 10}, {"type": "settle", "winner": PLAYERS[0],
-                 "cards_left": {PLAYERS[1]: 3, PLAYERS[2]: 1}}):
+    for body in (
+        {"type": "purchase", "player": PLAYERS[2], "chips": 10},
+        {"type": "settle", "winner": PLAYERS[0], "cards_left": {PLAYERS[1]: 3, PLAYERS[2]: 1}},
+    ):
         status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/events", body, key=ended["edit_key"])
         assert status == 201, answer
     status, answer = call(base_url, "POST", f"/api/games/{ended['id']}/end", {}, key=ended["edit_key"])
@@ -75,9 +77,16 @@ def _tables(base_url: str) -> dict[str, dict[str, Any]]:
         base_url, {"variant": "3-13", "players": PLAYERS, "first_dealer": "Ann", "options": {"double_rounds": [1]}}
     )
     _round(base_url, playing, {"went_out": "Ann", "scores": {name: 0 if name == "Ann" else 9 for name in PLAYERS}})
-    return {"pay-me": pay_me, "3-13": money, "play-or-pay": chips, "3-13-playing": playing, "play-or-pay-ended": ended,
-            "play-or-pay-midway": midway, "group": _group(base_url),
-            "contract-rummy": _contract_rummy(base_url)}
+    return {
+        "pay-me": pay_me,
+        "3-13": money,
+        "play-or-pay": chips,
+        "3-13-playing": playing,
+        "play-or-pay-ended": ended,
+        "play-or-pay-midway": midway,
+        "group": _group(base_url),
+        "contract-rummy": _contract_rummy(base_url),
+    }
 
 
 def _contract_rummy(base_url: str) -> dict[str, Any]:
@@ -85,8 +94,9 @@ def _contract_rummy(base_url: str) -> dict[str, Any]:
     body = {"variant": "contract-rummy", "players": PLAYERS[:4], "first_dealer": "Ann", "options": {"exact_cut": True}}
     game = _game(base_url, body)
     for player in ("Bob", "Bob", "Dee"):
-        status, answer = call(base_url, "POST", f"/api/games/{game['id']}/buys", {"player": player},
-                              key=game["edit_key"])
+        status, answer = call(
+            base_url, "POST", f"/api/games/{game['id']}/buys", {"player": player}, key=game["edit_key"]
+        )
         assert status == 200, answer
     _round(base_url, game, {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 35, "Cy": 20, "Dee": 5}, "exact_cut": "Cy"})
     call(base_url, "POST", f"/api/games/{game['id']}/buys", {"player": "Cy"}, key=game["edit_key"])

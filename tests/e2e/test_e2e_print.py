@@ -53,11 +53,17 @@ def _tap_to_pdf(page: Any, taps: list[Any]) -> Any:
 
 
 def test_the_game_sheet_is_one_tap_from_the_game_page(browser: Any, base_url: str) -> None:
-    game = api(base_url, "POST", "/api/games", {"variant": "pay-me", "players": ["Ann", "Bob", "<Cy>"],
-                                                "first_dealer": "Ann"})
+    game = api(
+        base_url, "POST", "/api/games", {"variant": "pay-me", "players": ["Ann", "Bob", "<Cy>"], "first_dealer": "Ann"}
+    )
     for went_out, scores in (("Ann", {"Bob": 12, "<Cy>": 30}), ("Bob", {"Ann": 7, "<Cy>": 4})):
-        api(base_url, "POST", f"/api/games/{game['id']}/rounds",
-            {"went_out": went_out, "scores": {**scores, went_out: 0}}, key=game["edit_key"])
+        api(
+            base_url,
+            "POST",
+            f"/api/games/{game['id']}/rounds",
+            {"went_out": went_out, "scores": {**scores, went_out: 0}},
+            key=game["edit_key"],
+        )
     context, page, errors = _phone(browser)
     page.goto(f"{base_url}/games/{game['id']}")
     chart = page.locator("#chart svg.score-chart")

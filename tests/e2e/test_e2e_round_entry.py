@@ -137,8 +137,11 @@ def test_a_correction_elsewhere_keeps_this_phones_entries(phones: Any, base_url:
 
     game = _game(base_url)
     status, _ = call(
-        base_url, "POST", f"/api/games/{game['id']}/rounds",
-        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 1, "Cy": 2, "Dee": 3}}, key=game["edit_key"],
+        base_url,
+        "POST",
+        f"/api/games/{game['id']}/rounds",
+        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 1, "Cy": 2, "Dee": 3}},
+        key=game["edit_key"],
     )
     assert status == 201
     page = phones()
@@ -147,8 +150,11 @@ def test_a_correction_elsewhere_keeps_this_phones_entries(phones: Any, base_url:
     for name, points in (("Ann", "4"), ("Bob", "5"), ("Dee", "6")):
         page.get_by_role("textbox", name=name, exact=True).fill(points)
     status, _ = call(
-        base_url, "PUT", f"/api/games/{game['id']}/rounds/1",
-        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 9, "Cy": 2, "Dee": 3}}, key=game["edit_key"],
+        base_url,
+        "PUT",
+        f"/api/games/{game['id']}/rounds/1",
+        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 9, "Cy": 2, "Dee": 3}},
+        key=game["edit_key"],
     )
     assert status == 200
     page.get_by_role("button", name="Save round 2").click()
@@ -210,7 +216,10 @@ def test_the_last_round_lands_on_the_winners_and_rematch(phones: Any, base_url: 
         out = PLAYERS[number % 4]
         scores = {name: 0 if name == out else 5 for name in PLAYERS}
         status, _ = call(
-            base_url, "POST", f"/api/games/{game['id']}/rounds", {"went_out": out, "scores": scores},
+            base_url,
+            "POST",
+            f"/api/games/{game['id']}/rounds",
+            {"went_out": out, "scores": scores},
             key=game["edit_key"],
         )
         assert status == 201
@@ -232,8 +241,11 @@ def test_import_from_the_home_page_opens_the_game_for_editing(phones: Any, base_
 
     game = _game(base_url)
     status, _ = call(
-        base_url, "POST", f"/api/games/{game['id']}/rounds",
-        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 1, "Cy": 2, "Dee": 3}}, key=game["edit_key"],
+        base_url,
+        "POST",
+        f"/api/games/{game['id']}/rounds",
+        {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 1, "Cy": 2, "Dee": 3}},
+        key=game["edit_key"],
     )
     assert status == 201
     status, exported = call(base_url, "GET", f"/api/games/{game['id']}/export")
@@ -275,14 +287,19 @@ def test_badges_are_readable_and_never_cover_the_round_number(phones: Any, base_
 
     players = ["Ann", "Maximiliana Rosalind", "Cy"]
     status, game = call(
-        base_url, "POST", "/api/games",
+        base_url,
+        "POST",
+        "/api/games",
         {"variant": "3-13", "players": players, "first_dealer": "Ann", "options": {"double_rounds": [1, 2]}},
     )
     assert status == 201, game
     for out in ("Ann", "Cy"):
         scores = {name: 0 if name == out else 7 for name in players}
         status, _ = call(
-            base_url, "POST", f"/api/games/{game['id']}/rounds", {"went_out": out, "scores": scores},
+            base_url,
+            "POST",
+            f"/api/games/{game['id']}/rounds",
+            {"went_out": out, "scores": scores},
             key=game["edit_key"],
         )
         assert status == 201
