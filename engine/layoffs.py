@@ -837,6 +837,10 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
         places = rank_positions(stands.rank, ace, no_aces)
+        if len(places) > 1:  # an ace, where it may start or end a run
+            problem = _second_ace_problem(held, occupied, what)
+            if problem:
+                raise problem
         outside = tuple(place for place in places if place not in occupied)
         if not outside:
             raise _filled_problem(held, places, occupied, {}, what)
@@ -889,6 +893,22 @@ def _ace_problem(
             return IllegalLayoff(
                 "ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King."
             )
+    return None
+
+
+def _second_ace_problem(held: MeldCard, occupied: dict[int, tuple[Card, Card]], what: str) -> IllegalLayoff | None:
+    """An ace laid on a run that already stands at an ace: never legal, as a run may start or end
+    with an ace but never both (D14). Where a wild stands for that very ace, the lay-off would
+    replace it (the joker swap, where the game has it, takes the joker back)."""
+    for place in (1, 14):
+        if place in occupied:
+            card, stands = occupied[place]
+            if card != stands and stands == (held.role or held.card):
+                return IllegalLayoff(
+                    "replaces_wild",
+                    f"{what}: {card} already stands for {stands}, and a lay-off may not replace a wild card.",
+                )
+            return IllegalLayoff("duplicate_in_run", f"{what}: that run already ends in an ace.")
     return None
 
 
