@@ -245,6 +245,9 @@ def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[
         return []
     if rules.options.distinct_suit_sets and len({card.suit for card in read_as}) < 3:
         return []
+    most = rules.preset.max_meld_cards
+    if most is not None and len(read_as) > most:
+        return []  # D18
     return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
@@ -454,12 +457,15 @@ def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundIn
     """As few melds as the cards allow: two that make one meld joined, the first such pair first,
     until no two do."""
     groups = [list(meld) for meld in melds]
+    most = rules.preset.max_meld_cards  # D18
     naturals = [[card for card in group if not info.is_wild(card)] for group in groups]
     merged = True
     while merged:
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
             union = (*groups[first], *groups[second])
+            if most is not None and len(union) > most:
+                continue
             if _may_meld([*naturals[first], *naturals[second]], len(union)) and _loose_readings(union, rules, info):
                 groups[first] += groups.pop(second)
                 naturals[first] += naturals.pop(second)
@@ -808,6 +814,13 @@ def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
         stands = held.role or held.card
         if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
             raise IllegalLayoff("wrong_rank", f"{what}: {held} is not a card of that set's rank.")
+    most = rules.preset.max_meld_cards
+    if most is not None and len(meld.cards) + len(cards) > most:
+        raise IllegalLayoff(
+            "too_long",
+            f"{what}: in {rules.preset.name} no meld holds more than {most} cards, "
+            f"and this lay-off would make {len(meld.cards) + len(cards)}.",
+        )
     return _judge(meld.meld_cards + cards, rules, info, what)
 
 
@@ -1047,6 +1060,9 @@ def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wil
             free = True
     if fixed < 2:
         return _UNSURE
+    most = rules.preset.max_meld_cards
+    if most is not None and len(read_as) > most:
+        return None  # D18
     filled = set_with_free_wilds_placed(read_as, rank) if free else read_as  # as the full check reads a set
     if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(read_as):
         return None
