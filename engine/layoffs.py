@@ -56,6 +56,7 @@ __all__ = [
     "placements",
     "score_in_turn",
     "score_with_layoffs",
+    "split_declarer_hand",
     "table_melds",
     "verify_laid_down",
     "verify_layoff",
@@ -445,10 +446,16 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     # Roles mean nothing in a loose hand; without any, the plain cards read the same, sooner.
     cards = list(parse_cards(hand)) if "=" not in hand else [held.card for held in parse_meld(hand)]
     try:
-        found = going_out(cards, rules, info)
+        return split_declarer_hand(cards, rules, info)
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
+
+
+def split_declarer_hand(cards: Sequence[Card], rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
+    """declarer_melds for a loose hand given as cards: as few melds as the engine finds, each
+    keeping every reading its cards leave open (D13); raises CannotGoOut where they do not go out."""
+    found = going_out(list(cards), rules, info)
     groups = _fewest_melds(found.melds, rules, info)
     return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
 
