@@ -190,9 +190,12 @@ def layoff_command(
     )
 
 
-def contract_command(variant: str, round_number: object, options: Any, melds: list[str], players: int | None) -> Any:
-    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
-    return engine_call(contract_json, variant, options, round_number, melds, players)
+def contract_command(
+    variant: str, round_number: object, options: Any, melds: list[str], players: int | None, left: int | None = None
+) -> Any:
+    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it
+    (`left`: the cards left in hand after going down, as ``--left``)."""
+    return engine_call(contract_json, variant, options, round_number, melds, players, left)
 
 
 # ---------------------------------------------------------------- cards as the pages show them
