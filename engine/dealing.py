@@ -92,8 +92,9 @@ _LABELS = {
 _HOW = {
     FirstDealerMethod.CHOSEN: "The table agrees who deals first.",
     FirstDealerMethod.RANDOM: "The companion picks a player at random.",
-    FirstDealerMethod.HIGH_CARD: "Each player draws a card and the highest card deals: King is high, Ace is low, "
-    "and players who tie draw again. Then choose the player who won the draw.",
+    FirstDealerMethod.HIGH_CARD: "Each player draws a card: King is high, Ace is low, and players who tie draw "
+    "again. Players then pick their seats in the order of their cards, highest first, and the highest card "
+    "deals first. List the players as they then sit, clockwise, and choose the player who won the draw.",
     FirstDealerMethod.LEFT_OF_SCOREKEEPER: "The player to the left of the score keeper deals first.",
 }
 

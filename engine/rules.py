@@ -507,9 +507,9 @@ _CONTRACT_DEALS = tuple(
     for number, (cards, contract) in enumerate(zip(Options().deal_sizes, _CONTRACTS, strict=True), start=1)
 )
 
-_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16")
+_RUMMY_DECISIONS = ("D1", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16", "D18", "D19", "D21")
 _STOCK_CARD_UP = "Turn the top card of the stock face up to start the discard pile."
-_NO_LAY_OFF_DECISIONS = ("D1", "D7", "D8", "D9", "D10", "D14", "D15", "D16")
+_NO_LAY_OFF_DECISIONS = ("D1", "D7", "D8", "D9", "D10", "D14", "D15", "D16", "D21")
 
 PRESETS: dict[str, Preset] = {
     preset.id: preset
@@ -533,7 +533,10 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player has one last turn, drawing from the stock only.",
             penalty_text="A-7 score 5; 8-K score 10; jokers, 2s and the round's rank score 15.",
             money="none",
-            decisions=("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
+            decisions=(
+                *("D1", "D2", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15", "D16"),
+                *("D19", "D20", "D21"),
+            ),
             discard_pile_text=_STOCK_CARD_UP,
             deals=_rising_deals(round_rank=True),
             full_cycle_deals=_full_cycle_deals(round_rank=True),
@@ -557,7 +560,10 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="Each other player draws once more from the stock and discards.",
             penalty_text="A-7 score 5; 8-K and jokers score 10; a card of the round's rank scores by its own rank.",
             money="none",
-            decisions=("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
+            decisions=(
+                *("D1", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D13", "D14", "D15", "D16"),
+                *("D19", "D20", "D21"),
+            ),
             discard_pile_text=_STOCK_CARD_UP,
             deals=_rising_deals(round_rank=True),
             full_cycle_deals=_full_cycle_deals(round_rank=True),
@@ -654,7 +660,7 @@ PRESETS: dict[str, Preset] = {
             after_going_out_text="The deal ends at once; everyone else scores every card still held.",
             penalty_text="Every card held counts in full: 2-10 face value; J, Q, K 10; A 15; joker 15.",
             money="none",
-            decisions=("D1", "D8", "D9", "D10", "D13", "D14", "D16"),
+            decisions=("D1", "D8", "D9", "D10", "D13", "D14", "D16", "D21", "D22", "D23", "D24", "D25", "D26", "D27"),
             discard_pile_text=_STOCK_CARD_UP,
             deals=_CONTRACT_DEALS,
             option_keys=CONTRACT_OPTION_KEYS,
@@ -851,13 +857,99 @@ DECISIONS: dict[str, Decision] = {
             "hands, as many as they like. Each purchase is written in the ledger, and undo takes it back "
             "like any other entry. A player's result is the chips they hold minus the chips they bought, so "
             "the results add up to zero. Without money, everyone starts with the same stack. The game ends "
-            "when the table says so.",
+            "when the table says so, and only between hands: a hand under way is settled (or undone) first, "
+            "because until it is settled the chips paid during it lie in the pot and belong to no one, so "
+            "the results would not add up to zero.",
             None,
+        ),
+        Decision(
+            "D18",
+            "At most 13 cards in a meld",
+            'The original 3-13 rules say "you can have as many as 13 cards in any set or run". So no meld, laid '
+            "down or made longer by lay-offs, holds more than 13 cards: a lay-off that would make a 14th card "
+            "is refused for that reason.",
+            None,
+        ),
+        Decision(
+            "D19",
+            "Lay-offs narrow open readings",
+            "When a meld can still be read in more than one way, each lay-off rules out only the readings that "
+            "no longer fit the cards laid so far; every reading that still fits stays open for the players "
+            "after. In 3-13, Bob's 9♣ 10♣ on the all-wild JK 2♠ 2♦ leaves the three wild cards free to "
+            "stand below 9♣ (as 6♣ 7♣ 8♣) or above 10♣ (as J♣ Q♣ K♣), whichever a later card needs: "
+            "Cy's A♣ still fits, as J-Q-K-A.",
+            "lay_offs",
+        ),
+        Decision(
+            "D20",
+            "The last turn when another player can go out too",
+            "After a player goes out, each other player has one last turn. A player who can then also meld "
+            "every card need not draw or discard on that turn (the original Pay Me rules); their cards then "
+            "score nothing. The companion does not follow turns, so it does not check this: enter their cards "
+            "or their points as usual.",
+            None,
+        ),
+        Decision(
+            "D21",
+            "Seats by the high-card draw",
+            "With the high-card draw, each player draws a card (King high, Ace low; ties draw again); players "
+            "then pick their seats in the order of their cards, highest first, and the highest card deals first "
+            "(the original Pay Me rules). List the players as they then sit, clockwise.",
+            None,
+        ),
+        Decision(
+            "D22",
+            "The exact cut",
+            "A player who cuts exactly the cards needed for the deal has 50 taken off their card points that "
+            "deal: 15 points held becomes −35, and nothing held becomes −50.",
+            "exact_cut",
+        ),
+        Decision(
+            "D23",
+            "The joker swap",
+            "Only a printed joker can be taken, and only from a run (in a set a joker stands for no card in "
+            "particular), by a player who has gone down, by playing in its place the one natural card it "
+            "stands for: one card takes one joker. An ace takes a joker that stands for an ace at either end "
+            "of a run. What the player then does with the joker is the table's business. Wild 2s are never "
+            "taken.",
+            "joker_swap",
+        ),
+        Decision(
+            "D24",
+            "Two melds of a kind in one contract",
+            "Two sets of the same rank (the decks are shuffled together) count as two sets. Two runs of the "
+            "same suit count as two runs, even when they touch (3♥–6♥ and 7♥–10♥): the contract names the "
+            "melds laid down, not the longest run their cards could make.",
+            None,
+        ),
+        Decision(
+            "D25",
+            "Wild 2s held",
+            "With twos wild, a 2 left in hand scores its face value, 2, like any 2: the points for a joker "
+            "count for jokers only.",
+            "twos_wild",
+        ),
+        Decision(
+            "D26",
+            "Ranges of the house rules",
+            f"Cards dealt: {CONTRACT_OPTION_SPECS['deal_sizes'].minimum} to "
+            f"{CONTRACT_OPTION_SPECS['deal_sizes'].maximum} a deal (15 cards for each of 8 players fit in "
+            f"3 decks and 6 jokers). Buys: {CONTRACT_OPTION_SPECS['buys_per_deal'].minimum} to "
+            f"{CONTRACT_OPTION_SPECS['buys_per_deal'].maximum} a deal for each player.",
+            None,
+        ),
+        Decision(
+            "D27",
+            "Who may buy",
+            "A player who is not next to play may buy the top discard: they take it together with one extra "
+            "card from the stock. The companion does not know whose turn it is, so it does not check who "
+            "buys: its buy counter counts the buys the table reports.",
+            "buys_per_deal",
         ),
     )
 }
 
-_LAY_OFF_DECISIONS = ("D5", "D6", "D11", "D13")
+_LAY_OFF_DECISIONS = ("D5", "D6", "D11", "D13", "D19")
 _FULL_CYCLE_DECISIONS = ("D2", "D12")
 
 
@@ -906,7 +998,7 @@ class RuleSet:
         without lay-offs or with no aces in runs, the decisions about them are left out.
 
         >>> [decision.id for decision in rule_set("three-thirteen", {"lay_offs": "true"}).decisions()]
-        ['D1', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'D11', 'D13', 'D14', 'D15', 'D16']
+        ['D1', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'D11', 'D13', 'D14', 'D15', 'D16', 'D19', 'D21']
         """
         ids = set(self.preset.decisions)
         if self.preset.kind == "rummy":
