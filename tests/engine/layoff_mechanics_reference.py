@@ -28,8 +28,8 @@ from engine.layoffs import (
     _extend,
     _LayoffSearch,
     _over,
-    _wild_codes,
 )
+from engine.meldrules import wild_table as _wild_codes
 from engine.melds import MAX_RUN, MeldKind, rank_positions, run_range, set_with_free_wilds_placed
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo

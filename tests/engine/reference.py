@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import Card, MeldCard, Rank, Suit
+from engine.deck import STANDARD_SUITS
 from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
@@ -167,7 +168,7 @@ def _suit_choices(classes: list[tuple[Card | None, int]], rank: Rank) -> Iterato
 
     def suits_for(label: Card | None) -> list[Suit]:
         own = label.suit if label is not None and label.rank == rank else None
-        return sorted(Suit, key=lambda suit: suit is not own)
+        return sorted(STANDARD_SUITS, key=lambda suit: suit is not own)
 
     per_class = [
         [
@@ -250,7 +251,7 @@ def _run_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card
     natural_suits = {card.suit for card in naturals}
     if len(natural_suits) > 1:
         return
-    suits = list(natural_suits) if natural_suits else list(Suit)
+    suits = list(natural_suits) if natural_suits else list(STANDARD_SUITS)
     classes = _wild_classes(wilds, ctx)
     for suit in suits:
         assert suit is not None
@@ -341,12 +342,12 @@ def reference_meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: Rou
     for rank in Rank:
         if any(stands.rank != rank for _, stands in pinned):
             continue
-        for suits in itertools.product(Suit, repeat=len(free)):
+        for suits in itertools.product(STANDARD_SUITS, repeat=len(free)):
             pairs = pinned + [(card, Card(rank, suit)) for card, suit in zip(free, suits, strict=True)]
             if _legal_set_pairs(pairs, ctx):
                 shapes.add(("set", int(rank), ""))
                 break
-    for suit in Suit:
+    for suit in STANDARD_SUITS:
         for low in range(ctx.run_low, ctx.run_high - len(cards) + 2):
             if len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, range(low, low + len(cards)), ctx):
                 shapes.add(("run", low, suit.value))
