@@ -122,6 +122,7 @@ class _Component:
         self.size = wild_count + 1
         self.lowest, self.highest = settings.lowest, settings.highest
         self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct_suits
+        self.min_run = settings.min_run
         self.table = table = settings.places_by_rank
         self.at = at = [-1] * (
             len(SUITS_BY_INDEX) * ROW
@@ -383,7 +384,7 @@ class _Component:
         other naturals it needs and of the naturals whose places its gap wilds take (those that make
         it skippable outright, and those only when the natural scores at least as much as a wild)."""
         at, no_adjacent, wild_count, limit = self.at, self.no_adjacent, self.wild_count, self.limit
-        run_lowest, run_highest, prunes = self.lowest, self.highest, self.prunes
+        run_lowest, run_highest, prunes, min_run = self.lowest, self.highest, self.prunes, self.min_run
         occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural: the
         # last place it tries (`start` itself is never tried).
@@ -437,7 +438,7 @@ class _Component:
             most_extra = room_past_start + room_past_end
             if most_extra > MAX_RUN - span:
                 most_extra = MAX_RUN - span
-            fewest_extra = 3 - span if span < 3 else 0
+            fewest_extra = min_run - span if span < min_run else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
                 continue
             with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
