@@ -1,16 +1,19 @@
 """Every cache the engine keeps between calls, made here so that `clear_caches()` forgets them all.
 
 Thread model. The app serves requests from several threads of one process (gunicorn's threads),
-and they share these caches without locks. That is safe because of three rules every cache keeps:
+and they share these caches without locks. That is safe because every cache keeps four rules:
 
 * A cached value is a pure function of its key: the key holds every rule the value depends on
-  (a `MeldRules.key`, card codes, counts), or the identity of frozen objects kept alive in the
-  entry itself (`identity_cache`, checked with `is` so that a reused id never matches). Two
-  threads that compute the same entry compute the same value; the last write wins, harmlessly.
-* Each access is one dict operation (`get`, a store, `clear`), atomic under the interpreter lock;
-  no code reads an entry twice expecting it unchanged, and values are never mutated once stored
-  except by the search that made them, before storing (a component's memo grows, but only with
-  answers that are again pure functions of its own key).
+  (`MeldRules.search_key` or `.key`, a whole `RuleSet`, card codes, counts), or the identity of
+  frozen objects that the entry itself keeps alive (`IdentityCache`, checked with `is`, so that an
+  id reused by a new object never matches). Two threads that compute the same entry compute the
+  same value, and the last write wins harmlessly.
+* Each access is one dict operation (`get`, a store, `setdefault`, `clear`), atomic under the
+  interpreter lock; an entry is stored only once complete.
+* The one kind of value that keeps growing after it is stored is a solved component
+  (engine.solver): its memo tables gain entries as threads search it, each entry again a pure
+  function of its own key, written whole, and anything an entry promises (a chosen meld) stored
+  before the entry that promises it.
 * A full cache is cleared, not trimmed: another thread may then miss and compute again, never
   read half an entry.
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 
+from engine.caches import cache
 from engine.cards import Card, MeldCard, Rank, Suit, parse_cards, parse_meld
 from engine.deck import (
     ACE_HIGH,
@@ -206,7 +207,9 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 # it tries joining two melds and again when the joined meld is laid down. Meld cards, or plain
 # cards for a loose hand's (hashed sooner).
 # Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
-_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
+_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = cache(
+    "meld readings by cards, rule set and round"
+)
 _READINGS_LIMIT = 4_096
 
 
@@ -1716,7 +1719,7 @@ _over = takes_more
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
 _Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = cache("lay-offs checked by rule set and round")
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 # Each card as laid off (without a role), by code: made once, as a lay-off check takes them so.
@@ -1730,7 +1733,9 @@ def _laid(used: tuple[Card, ...]) -> tuple[MeldCard, ...]:
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set
 # costs more than a lookup.
-_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = {}
+_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = cache(
+    "lay-offs checked, by identity of the rule set and round"
+)
 
 
 def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from engine.caches import cache
 from engine.cards import Card, Rank
 from engine.deck import (
     ACE_HIGH,
@@ -96,7 +97,7 @@ _pack = pack_counts
 
 # Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
 # a card and its later rank mates (which alone decide them, as rank mates differ in suit).
-_SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = {}
+_SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = cache("set melds by wild count and rules")
 
 
 # What the search chose for a state and a wild count: a card left over, or a meld.
@@ -272,13 +273,15 @@ class _Component:
             return not wilds
         known = self.outs.get(state)
         if known is None:
-            known = self.outs[state] = [None] * self.size
-            self.out_picks[state] = [None] * self.size
+            # Threads share components (engine.caches): the picks exist before the verdicts, each
+            # made once (setdefault), and a pick is stored before the verdict that promises it.
+            self.out_picks.setdefault(state, [None] * self.size)
+            known = self.outs.setdefault(state, [None] * self.size)
         melds_out = known[wilds]
         if melds_out is None:
             meld = self._first_out(state, wilds)
-            melds_out = known[wilds] = meld is not None
             self.out_picks[state][wilds] = meld
+            melds_out = known[wilds] = meld is not None
         return melds_out
 
     def _first_out(self, state: int, wilds: int) -> _Meld | None:
@@ -522,7 +525,7 @@ def _link_high_ace(group_of: list[int], ace: int, last_index: int, last_place: i
 
 
 # Solved components, shared across hands: a table sees the same small groups again and again.
-_SOLVED: dict[tuple[object, ...], _Component] = {}
+_SOLVED: dict[tuple[object, ...], _Component] = cache("solved components")
 _SOLVED_LIMIT = 20_000
 
 
@@ -1074,7 +1077,7 @@ def _arrangement(penalty: int, melds: list[tuple[Card, ...]], unmelded: list[Car
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 
 
-_VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = {}
+_VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = cache("penalty values by round")
 
 
 def penalty_values(table: PenaltyTable, info: RoundInfo) -> list[int]:
