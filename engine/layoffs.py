@@ -229,7 +229,7 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     cards of one suit, no ace among them, with wilds that cannot count as natural (runs on each
     span of places that holds them)."""
     mrules = meld_rules(rules, info)
-    wild = wild_table(info)
+    wild = mrules.wild
     codes = [card.code for card in cards]
     odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
     if len(codes) < 3 or len(odd) > len(codes) - 2 or not all(wild[codes[index]] for index in odd):
@@ -987,7 +987,7 @@ def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSe
     mrules = meld_rules(rules, info)
     if mrules.in_place_natural:
         return _UNSURE
-    wild = wild_table(info)
+    wild = mrules.wild
     for held in cards:
         if held.role is not None and not wild[held.card.code]:
             return _UNSURE  # refused by the full check, in its own words
@@ -1366,7 +1366,7 @@ class _LayoffSearch:
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.meld_count = len(declarer)
         self.keys = tuple(hand)
-        self.wild = wild = wild_table(info)  # by card code
+        self.wild = wild = mrules.wild  # by card code
         natural_at = [-1] * CODES  # by card code, the index of the hand's natural card, or -1
         held = [0] * _SUIT_COUNT  # per suit, a bit for each place where the hand holds a natural
         naturals: list[int] = []
