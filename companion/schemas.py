@@ -480,6 +480,15 @@ class ContractRequest(Command):
     melds: Annotated[Melds, Says('melds must be a list of melds, each a string such as "4H 5H 6H 7H"')]
     options: CheckOptions = None
     players: CheckPlayers = None
+    left: Annotated[
+        StrictInt | None,
+        Says('left must be a number of cards, not "{input}"'),
+        Field(
+            description="Optional, as the command line's --left: the cards left in hand after going down "
+            "(the last deal needs 0: going out with no discard).",
+            json_schema_extra={"minimum": 0},
+        ),
+    ] = None
 
 
 # ---------------------------------------------------------------- the translator

@@ -377,6 +377,8 @@ def contract_json(
     'deal 3 needs two runs; this is one run'
     """
     rules, info, parsed = _melds_asked(variant, overrides, round_number, melds, players)
-    if left_in_hand is not None and (isinstance(left_in_hand, bool) or not isinstance(left_in_hand, int)):
-        raise OptionError(f'cards left in hand must be a whole number, not "{left_in_hand}"')
+    if left_in_hand is not None and (
+        isinstance(left_in_hand, bool) or not isinstance(left_in_hand, int) or left_in_hand < 0
+    ):
+        raise OptionError(f'cards left in hand must be a number of cards from 0, not "{left_in_hand}"')
     return check_contract(parsed, rules, info, left_in_hand).as_json()

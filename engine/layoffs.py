@@ -71,6 +71,7 @@ __all__ = [
     "placements",
     "score_in_turn",
     "score_with_layoffs",
+    "split_declarer_hand",
     "table_melds",
     "verify_laid_down",
     "verify_layoff",
@@ -263,6 +264,8 @@ def _loose_set(naturals: list[Card], wilds: list[Card], mrules: MeldRules) -> li
         return []
     if mrules.distinct_suits and len({card.suit for card in read_as}) < 3:
         return []
+    if mrules.max_meld is not None and len(read_as) > mrules.max_meld:
+        return []  # D18
     return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
@@ -459,10 +462,16 @@ def declarer_melds(hand: str, rules: RuleSet, info: RoundInfo) -> tuple[TableMel
     # Roles mean nothing in a loose hand; without any, the plain cards read the same, sooner.
     cards = list(parse_cards(hand)) if "=" not in hand else [held.card for held in parse_meld(hand)]
     try:
-        found = going_out(cards, rules, info)
+        return split_declarer_hand(cards, rules, info)
     except CannotGoOut as problem:
         text = str(problem)
         raise CannotGoOut(f"The declarer's cards do not go out: {text[:1].lower()}{text[1:]}") from problem
+
+
+def split_declarer_hand(cards: Sequence[Card], rules: RuleSet, info: RoundInfo) -> tuple[TableMeld, ...]:
+    """declarer_melds for a loose hand given as cards: as few melds as the engine finds, each
+    keeping every reading its cards leave open (D13); raises CannotGoOut where they do not go out."""
+    found = going_out(list(cards), rules, info)
     groups = _fewest_melds(found.melds, rules, info)
     return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
 
@@ -471,12 +480,15 @@ def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundIn
     """As few melds as the cards allow: two that make one meld joined, the first such pair first,
     until no two do."""
     groups = [list(meld) for meld in melds]
+    most = meld_rules(rules, info).max_meld  # D18
     naturals = [[card for card in group if not info.is_wild(card)] for group in groups]
     merged = True
     while merged:
         merged = False
         for first, second in itertools.combinations(range(len(groups)), 2):
             union = (*groups[first], *groups[second])
+            if most is not None and len(union) > most:
+                continue
             if _may_meld([*naturals[first], *naturals[second]], len(union)) and _loose_readings(union, rules, info):
                 groups[first] += groups.pop(second)
                 naturals[first] += naturals.pop(second)
@@ -825,6 +837,13 @@ def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
         stands = held.role or held.card
         if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
             raise IllegalLayoff("wrong_rank", f"{what}: {held} is not a card of that set's rank.")
+    most = meld_rules(rules, info).max_meld
+    if most is not None and len(meld.cards) + len(cards) > most:
+        raise IllegalLayoff(
+            "too_long",
+            f"{what}: in {rules.preset.name} no meld holds more than {most} cards, "
+            f"and this lay-off would make {len(meld.cards) + len(cards)}.",
+        )
     return _judge(meld.meld_cards + cards, rules, info, what)
 
 
@@ -854,6 +873,10 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
         places = mrules.positions(stands.rank)
+        if len(places) > 1:  # an ace, where it may start or end a run
+            problem = _second_ace_problem(held, occupied, what)
+            if problem:
+                raise problem
         outside = tuple(place for place in places if place not in occupied)
         if not outside:
             raise _filled_problem(held, places, occupied, {}, what)
@@ -906,6 +929,22 @@ def _ace_problem(
             return IllegalLayoff(
                 "ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King."
             )
+    return None
+
+
+def _second_ace_problem(held: MeldCard, occupied: dict[int, tuple[Card, Card]], what: str) -> IllegalLayoff | None:
+    """An ace laid on a run that already stands at an ace: never legal, as a run may start or end
+    with an ace but never both (D14). Where a wild stands for that very ace, the lay-off would
+    replace it (the joker swap, where the game has it, takes the joker back)."""
+    for place in (ACE_LOW, ACE_HIGH):
+        if place in occupied:
+            card, stands = occupied[place]
+            if card != stands and stands == (held.role or held.card):
+                return IllegalLayoff(
+                    "replaces_wild",
+                    f"{what}: {card} already stands for {stands}, and a lay-off may not replace a wild card.",
+                )
+            return IllegalLayoff("duplicate_in_run", f"{what}: that run already ends in an ace.")
     return None
 
 
@@ -1035,6 +1074,8 @@ def _quick_set(
             free = True
     if fixed < 2:
         return _UNSURE
+    if mrules.max_meld is not None and len(read_as) > mrules.max_meld:
+        return None  # D18
     filled = set_with_free_wilds_placed(read_as, rank) if free else read_as  # as the full check reads a set
     if mrules.limit and 2 * wilds > len(read_as):
         return None

@@ -74,6 +74,8 @@ class MeldRules:
     distinct_suits: bool  # a set shows three different suits or more
     in_place_natural: bool  # a wild standing exactly for itself counts as natural
     suits: tuple[Suit, ...]  # the suits a wild may stand as
+    max_meld: int | None = None  # the most cards a meld may hold, where the game sets a limit (D18)
+    game: str = field(default="", compare=False)  # the preset's name, for reasons given in words
     places_by_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)  # by rank number
     search_key: tuple[object, ...] = field(init=False, repr=False, compare=False)
     key: tuple[object, ...] = field(init=False, repr=False, compare=False)
@@ -81,7 +83,7 @@ class MeldRules:
     def __post_init__(self) -> None:
         object.__setattr__(self, "places_by_rank", ((), *(self.positions(rank) for rank in Rank)))
         search: tuple[object, ...] = (self.ace, self.no_aces, self.min_run, self.max_run, self.wild_limit)
-        search += (self.no_adjacent, self.distinct_suits, self.in_place_natural, self.suits)
+        search += (self.no_adjacent, self.distinct_suits, self.in_place_natural, self.suits, self.max_meld)
         object.__setattr__(self, "search_key", search)
         object.__setattr__(self, "key", (self.wild, *search))
 
@@ -157,6 +159,8 @@ def _read(rules: RuleSet, info: RoundInfo) -> MeldRules:
         distinct_suits=options.distinct_suit_sets,
         in_place_natural=options.wild_in_place_natural,
         suits=STANDARD_SUITS,
+        max_meld=rules.preset.max_meld_cards,
+        game=rules.preset.name,
     )
 
 

@@ -245,7 +245,7 @@ def meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) ->
     """
     held = tuple(cards)
     table = meld_rules(rules, info)
-    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+    if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return ()
     return tuple(_legal(held, table))
 
@@ -272,7 +272,7 @@ def open_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) ->
     """
     held = tuple(cards)
     table = meld_rules(rules, info)
-    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+    if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return ()
     sets = list(_legal_sets(held, table))
     runs = [reading for reading in _written_runs(held, table) if _wild_ok(reading, table)]
@@ -319,7 +319,7 @@ def placed_reading(cards: Sequence[MeldCard], kind: MeldKind, rules: RuleSet, in
     """
     held = tuple(cards)
     table = meld_rules(rules, info)
-    if len(held) < 3 or _role_problem(held, table) or _dead_joker(held, table):
+    if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return None
     read_as = [card.role or card.card for card in held]
     if kind is MeldKind.RUN:
@@ -372,6 +372,11 @@ def _preferred(cards: tuple[MeldCard, ...], table: MeldRules) -> Reading:
     """The legal reading the written order points to; raise _Rejection when there is none."""
     if len(cards) < 3:
         raise _Rejection(Reason.TOO_SHORT, f"{_names(cards)}: a meld needs at least 3 cards.")
+    if _over_limit(cards, table):
+        raise _Rejection(
+            Reason.TOO_LONG,
+            f"{_names(cards)} has {len(cards)} cards; in {table.game} no meld holds more than {table.max_meld}.",
+        )
     problem = _role_problem(cards, table) or _dead_joker(cards, table)
     if problem:
         raise problem
@@ -390,6 +395,11 @@ def _preferred(cards: tuple[MeldCard, ...], table: MeldRules) -> Reading:
         return _best_followed(cards, legal, table)
     likeliest = first_set or next(iter(written), None) or (_best_followed(cards, runs, table) if runs else None)
     raise _refusal(cards, likeliest, table)
+
+
+def _over_limit(cards: tuple[MeldCard, ...], table: MeldRules) -> bool:
+    """More cards than the preset lets a meld hold (D18: 13 in 3-13)."""
+    return table.max_meld is not None and len(cards) > table.max_meld
 
 
 def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: MeldRules) -> _Rejection:

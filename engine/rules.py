@@ -447,6 +447,7 @@ class Preset:
     min_run_length: int = 3
     lay_off_scope: LayOffScope = LayOffScope.DECLARER  # with the lay_offs option on
     hand_scoring: HandScoring = HandScoring.ARRANGED
+    max_meld_cards: int | None = None  # the most cards a meld may hold, where the seed sets a limit (D18)
 
     @property
     def has_contracts(self) -> bool:
@@ -623,6 +624,7 @@ PRESETS: dict[str, Preset] = {
             left_of_scorekeeper_deals=True,
             deals=_rising_deals(round_rank=False),
             full_cycle_deals=_full_cycle_deals(round_rank=False),
+            max_meld_cards=13,
         ),
         Preset(
             id="contract-rummy",

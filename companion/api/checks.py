@@ -52,4 +52,5 @@ def layoff() -> Response:
 def contract() -> Response:
     """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
     body = bodies.parse(schemas.ContractRequest)
-    return jsonify(disputes.contract_command(body.variant, body.round, body.options, body.melds, body.players))
+    args = (body.variant, body.round, body.options, body.melds, body.players, body.left)
+    return jsonify(disputes.contract_command(*args))

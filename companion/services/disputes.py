@@ -46,12 +46,11 @@ from engine.cards import (
 )
 from engine.contracts import buys_limit, verify_go_down, verify_may_lay_off
 from engine.errors import CannotGoOut, ContractError, EngineError
-from engine.layoffs import layoff_turns, table_melds, verify_laid_down
+from engine.layoffs import TableMeld, layoff_turns, score_in_turn, split_declarer_hand, table_melds, verify_laid_down
 from engine.penalties import base_penalty, scores_in_full
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import parse_points
-from engine.solver import going_out
 
 MAX_MELDS = 8
 # No round deals more than 14 cards (Pay Me's full cycle), plus the card drawn. The search for the
@@ -191,9 +190,12 @@ def layoff_command(
     )
 
 
-def contract_command(variant: str, round_number: object, options: Any, melds: list[str], players: int | None) -> Any:
-    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
-    return engine_call(contract_json, variant, options, round_number, melds, players)
+def contract_command(
+    variant: str, round_number: object, options: Any, melds: list[str], players: int | None, left: int | None = None
+) -> Any:
+    """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it
+    (`left`: the cards left in hand after going down, as ``--left``)."""
+    return engine_call(contract_json, variant, options, round_number, melds, players, left)
 
 
 # ---------------------------------------------------------------- cards as the pages show them
@@ -406,12 +408,6 @@ def check_declarer(at: Table, melds: Sequence[str], discard: str = "") -> Declar
     return DeclarerCheck(views, discard_faces, True, None, tuple(meld.as_json() for meld in laid))
 
 
-def _laid_melds(at: Table, melds: Sequence[str]) -> list[list[str]]:
-    """The declarer's melds as the engine lays them down (wild places fixed, D5)."""
-    laid = engine_call(table_melds, list(melds), at.rules, at.info)
-    return [meld.as_json() for meld in laid]
-
-
 def typed_points(name: str, text: str) -> int:
     """Card points typed at the table (``10+5``); InvalidInput with the engine's sentence."""
     try:
@@ -586,46 +582,56 @@ def score_hands(
 
 def declarer_table(
     at: Table, went_out: str, melds: Sequence[str], own: str | None
-) -> tuple[list[list[str]], str | None]:
+) -> tuple[tuple[TableMeld, ...], str | None]:
     """The declarer's melds as laid down, from melds entered or their hand (melds split by ``|``,
-    or a plain hand the engine splits), and the cards to keep for them. Where held cards count in
-    full (Contract Rummy) the player who went out holds no cards: no melds, nothing to keep."""
+    or a plain hand the engine splits), and the cards to keep for them. The melds are the engine's
+    own, every reading their cards leave open kept (D13), as the engine's chained scoring takes
+    them. Where held cards count in full (Contract Rummy) the player who went out holds no cards:
+    no melds, nothing to keep."""
     if scores_in_full(at.rules):
         if melds or (own is not None and own.replace("|", "").strip()):
             raise InvalidInput(f"{went_out} went out, so they hold no cards: leave their cards and melds empty")
-        return [], None
+        return (), None
     if not melds and own is not None and "|" in own:
         melds = clean_melds(own.split("|"))
     if melds:
         return _laid_down(at, went_out, melds), " | ".join(_canonical_meld(meld) for meld in melds)
     if own is None:
-        return [], None
+        return (), None
     text = _cards_of(went_out, own)
-    return _went_out_melds(at, went_out, list(engine_call(parse_cards, text))), text
+    return _went_out_melds(at, went_out, engine_call(parse_cards, text)), text
 
 
 def hands_in_turn(
-    at: Table, players: Sequence[str], went_out: str, hands: Mapping[str, str], laid: Sequence[Sequence[str]]
+    at: Table, players: Sequence[str], went_out: str, hands: Mapping[str, str], laid: Sequence[TableMeld]
 ) -> tuple[dict[str, HandView], dict[str, str]]:
     """The best score of each hand entered, taken in lay-off order from the declarer's left (D6),
-    and the hands in canonical notation."""
+    and the hands in canonical notation. The declarer's melds go to the engine as it read them
+    (never written out and read back, which would fix readings the cards leave open)."""
     order = [players[seat] for seat in layoff_turns(list(players).index(went_out), len(players))]
     texts: dict[str, str] = {}
     for name in order:
         if name in hands:
             texts[name] = _cards_of(name, hands[name])
             verify_hand_size(texts[name], at.variant)
-    answers = engine_call(
-        turn_scores_json,
-        at.variant,
-        at.round,
-        at.options,
-        [" ".join(meld) for meld in laid],
-        [texts.get(name) for name in order],
-        at.players,
-    )
+    if scores_in_full(at.rules):
+        answers = engine_call(
+            turn_scores_json, at.variant, at.round, at.options, [], [texts.get(name) for name in order], at.players
+        )
+    else:
+        answers = _chained_scores(at, [texts.get(name) for name in order], laid)
     views = {name: hand_view(answer, at.info, at.rules) for name, answer in zip(order, answers, strict=True) if answer}
     return views, texts
+
+
+def _chained_scores(at: Table, texts: Sequence[str | None], laid: Sequence[TableMeld]) -> list[dict[str, Any] | None]:
+    """The engine's chained scoring (D6, D7) of the hands in lay-off order, on the declarer's melds."""
+    hands = [None if text is None else engine_call(parse_cards, text) for text in texts]
+    row = engine_call(deck_row, at.rules, at.players)
+    every_card = [card for hand in hands if hand for card in hand] + [card for meld in laid for card in meld.cards]
+    engine_call(verify_in_play, every_card, row.decks, row.jokers)
+    scored = engine_call(score_in_turn, hands, laid, at.rules, at.info)
+    return [None if score is None else score.as_json() for score in scored]
 
 
 def _round_inputs(scores: object, hands: object, declarer: object) -> tuple[dict[str, Any], dict[str, str], list[str]]:
@@ -661,11 +667,11 @@ def _canonical_meld(text: str) -> str:
     return format_cards(engine_call(parse_meld, text))
 
 
-def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
+def _laid_down(at: Table, name: str, melds: Sequence[str]) -> tuple[TableMeld, ...]:
     """The declarer's melds as laid down, once the engine agrees they are a way to go out (D8)."""
     engine_call(verify_hands_arranged, at.rules)
-    laid = _laid_melds(at, melds)
-    cards = [MeldCard.parse(token).card for meld in laid for token in meld]
+    laid: tuple[TableMeld, ...] = engine_call(table_melds, list(melds), at.rules, at.info)
+    cards = [card for meld in laid for card in meld.cards]
     row = engine_call(deck_row, at.rules, at.players)
     engine_call(verify_in_play, cards, row.decks, row.jokers)
     try:
@@ -675,16 +681,17 @@ def _laid_down(at: Table, name: str, melds: Sequence[str]) -> list[list[str]]:
     return laid
 
 
-def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> list[list[str]]:
-    """A declarer's whole hand, split by the engine into melds (and a discard), as laid down."""
+def _went_out_melds(at: Table, name: str, cards: Sequence[Card]) -> tuple[TableMeld, ...]:
+    """A declarer's whole hand, split by the engine into melds (and a discard), as laid down: the
+    engine's split of the cards themselves, every open reading kept (D13), as ``best --declarer-hand``."""
     engine_call(verify_hands_arranged, at.rules)
     row = engine_call(deck_row, at.rules, at.players)
     engine_call(verify_in_play, cards, row.decks, row.jokers)
     try:
-        found = going_out(cards, at.rules, at.info)
+        melds = split_declarer_hand(cards, at.rules, at.info)
     except CannotGoOut as problem:
         raise InvalidInput(f"{name} went out, but {_lower(str(problem))}") from problem
-    return _laid_melds(at, [format_cards(meld) for meld in found.melds])
+    return melds
 
 
 def _lower(sentence: str) -> str:

@@ -166,7 +166,11 @@ ERRORS = [
         {"variant": "contract-rummy", "round": 1, "melds": ["5H 5H 5H"], "players": 3},
         '"5H" appears 3 times',
     ),
-    ("/api/contract", {"variant": "contract-rummy", "round": 1, "melds": ["5H"], "left": 0}, 'unknown field "left"'),
+    (
+        "/api/contract",
+        {"variant": "contract-rummy", "round": 1, "melds": ["5H"], "discard": "5S"},
+        'unknown field "discard"',
+    ),
     ("/api/check", {"variant": "contract-rummy", "round": 9, "melds": ["5H 5S 5D"]}, "round 9 does not exist"),
     ("/api/best", {"variant": "contract-rummy", "round": 1, "hand": "AH 7X"}, '"7X" at position 2 is not a card'),
     ("/api/best", {"variant": "contract-rummy", "round": 1, "hand": "AH " * 61}, "a hand holds at most 60 cards"),
