@@ -103,8 +103,10 @@ def runs(draw: st.DrawFn, twos_wild: bool) -> tuple[Run, str]:
             cards.append(stands)
             written.append(str(stands))
             continue
-        two = Card(Rank.TWO, draw(st.sampled_from(STANDARD_SUITS)))
-        wild = two if twos_wild and draw(st.booleans()) else Card.JOKER
+        if twos_wild and draw(st.booleans()):
+            wild = Card(Rank.TWO, draw(st.sampled_from(STANDARD_SUITS)))
+        else:
+            wild = Card.JOKER
         cards.append(wild)
         written.append(f"{wild}={stands}" if draw(st.booleans()) else str(wild))
     if draw(st.booleans()):

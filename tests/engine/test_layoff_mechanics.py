@@ -17,14 +17,13 @@ from hypothesis import strategies as st
 from engine.cards import Card, MeldCard, Rank, parse_cards
 from engine.deck import STANDARD_SUITS
 from engine.errors import IllegalMeld
+from engine.layoff_quick import _UNSURE, _quick_extend
 from engine.layoffs import (
-    _UNSURE,
     TableMeld,
     _layoff_candidates,
     _layoff_or_none,
     _LayoffSearch,
     _pack_counts,
-    _quick_extend,
     placements,
     table_melds,
 )
