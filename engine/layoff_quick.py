@@ -267,7 +267,8 @@ def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: 
     )
 
 
-_SPANS = [[tuple(range(low, high + 1)) for high in range(15)] for low in range(15)]  # the places from low to high
+# The places from low to high, by low and high.
+_SPANS = [[tuple(range(low, high + 1)) for high in range(ACE_HIGH + 1)] for low in range(ACE_HIGH + 1)]
 
 
 # --- check_meld's preferred reading of a loose meld, where it is plain ---
