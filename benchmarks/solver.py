@@ -47,6 +47,11 @@ from engine.rules import PRESETS, RUMMY_PRESETS, RuleSet, rule_set  # noqa: E402
 from engine.schedule import RoundInfo, schedule  # noqa: E402
 from tests.engine.reference import reference_best  # noqa: E402
 
+try:
+    from engine.deck import STANDARD_SUITS
+except ImportError:  # an older engine, given with --baseline: its Suit holds the four suits alone
+    STANDARD_SUITS = tuple(Suit)
+
 # The presets whose hands the solver arranges: Contract Rummy's hands are arranged by the players
 # (engine.api.verify_hands_arranged), and its 7 deals have no round 11. (An older engine given
 # with --baseline may have no deals as data, and no contracts.)
@@ -65,7 +70,7 @@ class Case:
 
 def _deck(rules: RuleSet) -> list[Card]:
     row = rules.preset.largest_table
-    return [Card(rank, suit) for suit in Suit for rank in Rank] * row.decks + [Card.JOKER] * row.jokers
+    return [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] * row.decks + [Card.JOKER] * row.jokers
 
 
 def random_cases(rng: random.Random, per_round: int) -> list[Case]:
@@ -82,7 +87,7 @@ def random_cases(rng: random.Random, per_round: int) -> list[Case]:
 
 def _wilds_for(info: RoundInfo, rng: random.Random, count: int) -> list[Card]:
     pool = [Card.JOKER] if info.jokers_wild else []
-    pool += [Card(rank, suit) for rank in info.wild_ranks for suit in Suit]
+    pool += [Card(rank, suit) for rank in info.wild_ranks for suit in STANDARD_SUITS]
     return [rng.choice(pool) for _ in range(count)]
 
 
@@ -94,7 +99,7 @@ def long_suit_cases(rng: random.Random, count: int) -> list[Case]:
         info = schedule(rules)[10]
         for _ in range(count):
             wilds = _wilds_for(info, rng, rng.randint(2, 5))
-            suit = rng.choice(list(Suit))
+            suit = rng.choice(list(STANDARD_SUITS))
             naturals = [Card(rank, suit) for rank in Rank if not info.is_wild(Card(rank, suit))]
             naturals = sorted(rng.sample(naturals, 13 - len(wilds)), key=lambda card: card.sort_key)
             cases.append(Case(f"{variant} long suit", tuple(naturals + wilds), rules, info))
@@ -143,12 +148,12 @@ def _declarer_cards(rng: random.Random, deck: list[Card], info: RoundInfo) -> li
     cards: list[Card] = []
     for size in rng.choice([(3, 3, 3, 4), (3, 5, 5), (4, 4, 5), (3, 4, 6), (6, 7), (3, 10)]):
         if rng.random() < 0.5:
-            suit = rng.choice(list(Suit))
+            suit = rng.choice(list(STANDARD_SUITS))
             low = rng.randint(2, 14 - size)
             meld = [Card(Rank(place), suit) for place in range(low, low + size)]
         else:
             rank = rng.choice([rank for rank in Rank if rank is not Rank.ACE])
-            meld = [Card(rank, rng.choice(list(Suit))) for _ in range(size)]
+            meld = [Card(rank, rng.choice(list(STANDARD_SUITS))) for _ in range(size)]
         meld = [rng.choice(wilds) if info.is_wild(card) else card for card in meld]
         if rng.random() < 0.4:
             meld[rng.randrange(1, size - 1)] = rng.choice(wilds)
@@ -168,7 +173,7 @@ def round_cases(seed: int, count: int) -> list[Round]:
         info = schedule(rules)[10]
         made = 0
         while made < count:
-            deck = [Card(rank, suit) for suit in Suit for rank in Rank] * 3 + [Card.JOKER] * 6
+            deck = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] * 3 + [Card.JOKER] * 6
             declarer = _declarer_cards(rng, deck, info)
             if declarer is None:
                 continue
@@ -185,7 +190,9 @@ def round_cases(seed: int, count: int) -> list[Round]:
 
 
 def clear_caches() -> None:
-    """Forget everything the engine remembers between calls (solved components, lay-offs checked)."""
+    """Forget everything the engine remembers between calls (solved components, lay-offs checked).
+    The tables read once per rule set and round (meld rules, wild cards, points by card code) are
+    kept, in this engine as in those before it."""
     solver._SOLVED.clear()
     getattr(solver, "_SETS", {}).clear()
     getattr(layoffs, "_EXTENDED", {}).clear()

@@ -14,92 +14,28 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
 from typing import ClassVar, TypeVar
 
+from engine.deck import JOKER_CODE, RANKS_BY_TOKEN, STANDARD, STANDARD_SUITS, Rank, Suit, code_of, sort_key
 from engine.errors import CardError, DeckError
 
-
-class Suit(Enum):
-    """The four suits, by their one-letter code."""
-
-    SPADES = "S"
-    HEARTS = "H"
-    DIAMONDS = "D"
-    CLUBS = "C"
-
-    # Members are singletons compared by identity, so identity hashing is consistent and
-    # much faster than Enum's name-based hash; the solver hashes cards in its inner loops.
-    __hash__ = object.__hash__
-
-    @property
-    def symbol(self) -> str:
-        return _SUIT_SYMBOLS[self]
-
-    @property
-    def is_red(self) -> bool:
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
-
-    @property
-    def word(self) -> str:
-        return self.name.lower()
+__all__ = [
+    "Card",
+    "MeldCard",
+    "Rank",
+    "Suit",
+    "format_cards",
+    "parse_cards",
+    "parse_meld",
+    "split_tokens",
+    "symbols_in",
+    "verify_in_play",
+]
 
 
-_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
-_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
-
-
-class Rank(IntEnum):
-    """Ranks from Ace (1) to King (13); an ace's place in a run depends on the rules."""
-
-    ACE = 1
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-
-    __hash__ = int.__hash__  # equal to its int, as IntEnum compares; faster than Enum's hash
-
-    @property
-    def token(self) -> str:
-        """The rank as written in card notation: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
-        return _RANK_TOKENS[self]
-
-    @property
-    def word(self) -> str:
-        """The rank as a word, singular: ``Ace``, ``Ten``."""
-        return self.name.capitalize()
-
-    @property
-    def plural(self) -> str:
-        """The rank as a plural word, for sentences such as 'Kings are wild'."""
-        return "Sixes" if self is Rank.SIX else self.word + "s"
-
-    @classmethod
-    def parse(cls, text: str) -> Rank:
-        """Read a rank token (``A``, ``2`` … ``10``, ``T``, ``J``, ``Q``, ``K``)."""
-        rank = _RANKS_BY_TOKEN.get(text.strip().upper())
-        if rank is None:
-            raise CardError(f'"{text}" is not a rank')
-        return rank
-
-
-_RANK_TOKENS = {rank: str(rank.value) for rank in Rank} | {
-    Rank.ACE: "A",
-    Rank.JACK: "J",
-    Rank.QUEEN: "Q",
-    Rank.KING: "K",
-}
-_RANKS_BY_TOKEN = {token: rank for rank, token in _RANK_TOKENS.items()} | {"T": Rank.TEN}
-_SUITS_BY_TOKEN = {suit.value: suit for suit in Suit} | {suit.symbol: suit for suit in Suit}
+_RANKS_BY_TOKEN = RANKS_BY_TOKEN
+# Stars are not read: no preset plays a five-suit deck yet.
+_SUITS_BY_TOKEN = {suit.value: suit for suit in STANDARD_SUITS} | {suit.symbol: suit for suit in STANDARD_SUITS}
 _JOKER_TOKENS = {"JK", "JOKER", "*", "🃏"}
 _T = TypeVar("_T")
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -126,7 +62,7 @@ class Card:
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise CardError("a card needs both a rank and a suit, or neither for a joker")
-        code = 0 if self.rank is None or self.suit is None else int(self.rank) * 4 + _SUIT_ORDER[self.suit]
+        code = JOKER_CODE if self.rank is None or self.suit is None else code_of(self.rank, self.suit)
         object.__setattr__(self, "code", code)
 
     def __hash__(self) -> int:
@@ -164,9 +100,7 @@ class Card:
     @property
     def sort_key(self) -> tuple[int, int]:
         """Suit then rank, jokers last."""
-        if self.rank is None or self.suit is None:
-            return (len(Suit), 0)
-        return (_SUIT_ORDER[self.suit], int(self.rank))
+        return sort_key(self.rank, self.suit)
 
 
 def _parse_token(text: str) -> Card | None:
@@ -184,7 +118,7 @@ def _parse_token(text: str) -> Card | None:
 
 Card.JOKER = Card(None, None)
 # Every card by its canonical token, as format_cards writes it: most hands come in that form.
-_BY_TOKEN = {str(card): card for card in (Card.JOKER, *(Card(rank, suit) for suit in Suit for rank in Rank))}
+_BY_TOKEN = {str(card): card for card in (Card.JOKER, *(Card(rank, suit) for rank, suit in STANDARD.faces()))}
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,25 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cached_property
 
+from engine.caches import cache
 from engine.cards import Card, MeldCard, Rank, Suit, parse_cards, parse_meld
+from engine.deck import (
+    ACE_HIGH,
+    ACE_LOW,
+    CODES,
+    STANDARD_SUITS,
+    SUIT_BITS,
+    SUIT_MASK,
+    WIDE_BITS,
+    WIDE_FIELD,
+    pack_wide,
+    rank_at_place,
+    takes_more,
+)
 from engine.errors import CannotGoOut, IllegalLayoff, IllegalMeld
+from engine.layoff_quick import _UNSURE, _laid_as_written, _one_wild_shown, _quick_extend
+from engine.meldrules import MeldRules, meld_rules, wild_table
 from engine.melds import (
     MAX_RUN,
     MeldKind,
@@ -33,14 +48,11 @@ from engine.melds import (
     meld_readings,
     placed_reading,
     placed_run,
-    rank_at,
-    rank_positions,
-    run_range,
-    set_with_free_wilds_placed,
 )
-from engine.rules import RuleSet, WildLimit
+from engine.rules import RuleSet
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, SubHands, arrange, going_out, penalty_values
+from engine.tablemeld import _PLACE_CARD, _PLACE_RANKS, _RANK_PLACES, _SUIT_COUNT, _SUIT_ROWS, TableMeld
 
 __all__ = [
     "LayoffScore",
@@ -61,67 +73,6 @@ __all__ = [
     "verify_laid_down",
     "verify_layoff",
 ]
-
-
-@dataclass(frozen=True)
-class TableMeld:
-    """A meld on the table: its cards, what each stands for, and (runs) each one's place.
-
-    Where the cards leave the reading open (D13), `others` holds the other legal readings, and
-    `written` the cards as laid down, so that writing the meld out keeps it open.
-    """
-
-    kind: MeldKind
-    cards: tuple[Card, ...]
-    read_as: tuple[Card, ...]
-    positions: tuple[int, ...] = ()
-    others: tuple[TableMeld, ...] = ()
-    written: tuple[MeldCard, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join(self.as_json())
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    @cached_property
-    def _hash(self) -> int:
-        """The hash of the fields, found once: lay-off checks are remembered by meld."""
-        return hash((self.kind, self.cards, self.read_as, self.positions, self.others, self.written))
-
-    @property
-    def meld_cards(self) -> tuple[MeldCard, ...]:
-        """The meld written with every wild's role, so a re-check keeps wild places fixed (D5)."""
-        return tuple(
-            MeldCard(card) if card == stands else MeldCard(card, stands)
-            for card, stands in zip(self.cards, self.read_as, strict=True)
-        )
-
-    def as_json(self) -> list[str]:
-        """The meld as written out: every role once the reading is fixed, as laid down while open."""
-        if self.others and self.written:
-            return [str(card) for card in self.written]
-        return [str(card) for card in self.meld_cards]
-
-    @property
-    def is_open(self) -> bool:
-        """Whether more than one reading is still open (D13)."""
-        return bool(self.others)
-
-    @cached_property
-    def readings(self) -> tuple[TableMeld, ...]:
-        """Every reading of the meld still open (D13), each fixed; this one first.
-
-        >>> from engine.rules import rule_set
-        >>> from engine.schedule import round_info
-        >>> rules = rule_set("pay-me-family")
-        >>> (meld,) = table_melds(["5H JK 6H"], rules, round_info(rules, 5))
-        >>> sorted(str(reading) for reading in meld.readings)
-        ['5H 6H JK=7H', 'JK=4H 5H 6H']
-        """
-        if not self.others:
-            return (self,)
-        return (replace(self, others=(), written=()), *self.others)
 
 
 def table_melds(melds: Sequence[str], rules: RuleSet, info: RoundInfo, *, loose: bool = False) -> tuple[TableMeld, ...]:
@@ -193,7 +144,9 @@ def _follows(reading: TableMeld, cards: tuple[MeldCard, ...]) -> bool:
 # it tries joining two melds and again when the joined meld is laid down. Meld cards, or plain
 # cards for a loose hand's (hashed sooner).
 # Rules and round by identity (hashing a whole rule set costs more than a lookup), kept beside.
-_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = {}
+_READINGS: dict[tuple[tuple[MeldCard | Card, ...], int, int], tuple[RuleSet, RoundInfo, tuple[TableMeld, ...]]] = cache(
+    "meld readings by cards, rule set and round"
+)
 _READINGS_LIMIT = 4_096
 
 
@@ -212,7 +165,8 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     read directly: two natural cards or more of one rank with any wilds (one set), and natural
     cards of one suit, no ace among them, with wilds that cannot count as natural (runs on each
     span of places that holds them)."""
-    wild = _wild_codes(info)
+    mrules = meld_rules(rules, info)
+    wild = mrules.wild
     codes = [card.code for card in cards]
     odd = [index for index, code in enumerate(codes) if wild[code] or not code]  # wilds, or a joker that is not
     if len(codes) < 3 or len(odd) > len(codes) - 2 or not all(wild[codes[index]] for index in odd):
@@ -220,55 +174,53 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     naturals = [card for index, card in enumerate(cards) if index not in odd]
     rank, suit = naturals[0].rank, naturals[0].suit
     if all(card.rank is rank for card in naturals):
-        return _loose_set(naturals, [cards[index] for index in odd], rules)
+        return _loose_set(naturals, [cards[index] for index in odd], mrules)
     if any(card.suit is not suit for card in naturals):
         return []  # neither one rank nor one suit
-    if (len(odd) > 1 and rules.options.wild_in_place_natural) or any(card.rank is Rank.ACE for card in naturals):
+    if (len(odd) > 1 and mrules.in_place_natural) or any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
-    at_place = {card.code >> 2: card for card in naturals}  # a rank's number is its place, with no ace
-    if len(at_place) < len(naturals) or not rules.preset.min_run_length <= len(cards) <= MAX_RUN:
+    at_place = {card.code >> SUIT_BITS: card for card in naturals}  # a rank's number is its place, with no ace
+    if len(at_place) < len(naturals) or not mrules.min_run <= len(cards) <= MAX_RUN:
         return []  # a rank twice, or a run too short or too long
     assert suit is not None
     # The span on which the cards lie as written, downwards, if any: its wilds may lie in reverse.
-    downwards = {index + (code >> 2) for index, code in enumerate(codes) if index not in odd}
+    downwards = {index + (code >> SUIT_BITS) for index, code in enumerate(codes) if index not in odd}
     down_from = downwards.pop() - len(cards) + 1 if len(downwards) == 1 else None
-    return _run_windows(at_place, [cards[index] for index in odd], suit, down_from, rules)
+    return _run_windows(at_place, [cards[index] for index in odd], suit, down_from, mrules)
 
 
-def _loose_set(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> list[TableMeld]:
+def _loose_set(naturals: list[Card], wilds: list[Card], mrules: MeldRules) -> list[TableMeld]:
     """The set of two naturals or more of one rank, and wilds: each wild stands for a suit the
     naturals miss, in turn (as _set_roles has them; no wild is of the naturals' rank)."""
-    rank = naturals[0].code >> 2
+    rank = naturals[0].code >> SUIT_BITS
     taken = [card.suit for card in naturals]
-    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
     read_as = (*naturals, *[_PLACE_CARD[rank, missing[index % len(missing)]] for index in range(len(wilds))])
-    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wilds) > len(read_as):
+    if mrules.limit and 2 * len(wilds) > len(read_as):
         return []
-    if rules.options.distinct_suit_sets and len({card.suit for card in read_as}) < 3:
+    if mrules.distinct_suits and len({card.suit for card in read_as}) < 3:
         return []
-    most = rules.preset.max_meld_cards
-    if most is not None and len(read_as) > most:
+    if mrules.max_meld is not None and len(read_as) > mrules.max_meld:
         return []  # D18
     return [TableMeld(MeldKind.SET, (*naturals, *wilds), read_as)]
 
 
 def _run_windows(
-    at_place: dict[int, Card], wilds: list[Card], suit: Suit, down_from: int | None, rules: RuleSet
+    at_place: dict[int, Card], wilds: list[Card], suit: Suit, down_from: int | None, mrules: MeldRules
 ) -> list[TableMeld]:
     """The runs on each span of places holding the naturals `at_place` and the wilds, lowest span
     first, as _add_runs finds them: the wilds on the places left in the order written, and in the
     reverse order too on the span from `down_from` (the cards written down it); within the wild
     limit, and with no wilds side by side where the rules forbid it."""
     count = len(at_place) + len(wilds)
-    options = rules.options
-    if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * len(wilds) > count:
+    if mrules.limit and 2 * len(wilds) > count:
         return []
-    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+    lowest, highest = (mrules.lowest, mrules.highest)
     runs = []
     for start in range(max(lowest, max(at_place) - count + 1), min(highest - count + 1, min(at_place)) + 1):
         places = range(start, start + count)
         gaps = [place for place in places if place not in at_place]
-        if options.no_adjacent_wilds and any(high - low == 1 for low, high in itertools.pairwise(gaps)):
+        if mrules.no_adjacent and any(high - low == 1 for low, high in itertools.pairwise(gaps)):
             continue
         read_as = tuple([_PLACE_CARD[place, suit] for place in places])
         reverse = wilds[::-1]
@@ -314,7 +266,7 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
         assert rank is not None
         _add_set(found, _set_roles(pinned, free, rank), rules, info)
     suits = list(dict.fromkeys(card.suit for card in stands))
-    for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
+    for suit in suits if len(suits) == 1 else (list(STANDARD_SUITS) if not suits else []):
         assert suit is not None
         _add_runs(found, cards, pinned_at, stands, free, suit, rules, info)
     return list(found.values())
@@ -332,11 +284,11 @@ def _add_runs(
 ) -> None:
     """Add the legal run readings in `suit`, window by window from the low end; `stands`: what
     the cards at `pinned_at` stand for."""
-    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
-    lowest, highest = run_range(ace, no_aces)
+    mrules = meld_rules(rules, info)
+    lowest, highest = mrules.lowest, mrules.highest
     count = len(cards)
     pinned = [cards[index].card for index in pinned_at]
-    places = [rank_positions(card.rank, ace, no_aces) for card in stands]  # type: ignore[arg-type]
+    places = [mrules.positions(card.rank) for card in stands]  # type: ignore[arg-type]
     first, last = lowest, highest - count + 1
     for own in places:  # only windows that can hold every pinned card
         if not own:
@@ -356,7 +308,7 @@ def _add_runs(
             orders = (
                 [tuple(free)]
                 if len(free) < 2
-                else dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, rules))
+                else dict.fromkeys(_wild_orders(cards, pinned_at, free, choice, rest, mrules))
             )
             for order in orders:
                 layout = dict(zip(choice, pinned, strict=True))
@@ -370,13 +322,13 @@ def _wild_orders(
     free: list[Card],
     choice: tuple[int, ...],
     rest: list[int],
-    rules: RuleSet,
+    mrules: MeldRules,
 ) -> Iterator[tuple[Card, ...]]:
     """The orders worth trying for the free wild cards on the places left in a run.
 
     Wilds that cannot count as natural are interchangeable, so one order stands for all, plus
     the order that keeps the cards as written where the places allow it (D10)."""
-    if rules.options.wild_in_place_natural:
+    if mrules.in_place_natural:
         yield from dict.fromkeys(itertools.permutations(free))
         return
     yield tuple(free)
@@ -391,7 +343,7 @@ def _wild_orders(
 def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[MeldCard, ...]:
     """A set of `rank` with every free wild given a role: itself if of that rank, else a suit missing."""
     taken = [(held.role or held.card).suit for held in pinned]
-    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
     held = list(pinned)
     for index, card in enumerate(free):
         suit = card.suit if card.rank == rank and card.suit else missing[index % len(missing)]
@@ -464,7 +416,7 @@ def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundIn
     """As few melds as the cards allow: two that make one meld joined, the first such pair first,
     until no two do."""
     groups = [list(meld) for meld in melds]
-    most = rules.preset.max_meld_cards  # D18
+    most = meld_rules(rules, info).max_meld  # D18
     naturals = [[card for card in group if not info.is_wild(card)] for group in groups]
     merged = True
     while merged:
@@ -499,39 +451,6 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
             verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
         )
     return _with_others(readings[0], readings, written)
-
-
-def _laid_as_written(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
-    """The reading that lays the cards out in the order given, as the search lays out a run: where
-    the natural cards are of two ranks or more (no set reading), check_meld's verdict; else None."""
-    wild = _wild_codes(info)
-    if len({card.code >> 2 for card in cards if not wild[card.code]}) < 2:
-        return None
-    return next((reading for reading in readings if reading.cards == cards), None)
-
-
-def _one_wild_shown(cards: tuple[Card, ...], readings: list[TableMeld], info: RoundInfo) -> TableMeld | None:
-    """check_meld's verdict on a run of one suit with one wild card and no ace, with more than one
-    reading (None for other cards). The runs hold the naturals side by side, the wild past one end,
-    so it is never written between naturals it could stand between. check_meld then prefers the run
-    with the wild past the end it is written at, if written before or after every natural (the run
-    written in order too); then the run where the wild stands as itself; then the upper run."""
-    wild = _wild_codes(info)
-    odd = [index for index, card in enumerate(cards) if wild[card.code]]
-    if len(odd) != 1 or len(readings) < 2 or any(reading.kind is MeldKind.SET for reading in readings):
-        return None
-    (hole,) = odd
-    written = [card.code >> 2 for index, card in enumerate(cards) if index != hole]  # the naturals' places
-    if Rank.ACE in written:
-        return None
-    if hole in (0, len(written)):
-        above = (hole > 0) == (written[-1] >= written[0])  # the run's high end, as written
-        low = min(written)
-        past_end = next((reading for reading in readings if reading.positions[0] == (low if above else low - 1)), None)
-        if past_end is not None:
-            return past_end
-    itself = [reading for reading in readings if cards[hole] in reading.read_as]
-    return itself[0] if itself else readings[-1]
 
 
 def _may_meld(naturals: Sequence[Card], count: int) -> bool:
@@ -769,7 +688,7 @@ def _height(before: TableMeld, after: TableMeld, info: RoundInfo) -> int:
     """How high the laid-off wild cards stand: runs above sets, upper places above lower ones."""
     if after.kind is MeldKind.SET:
         return -1
-    wild = _wild_codes(info)
+    wild = wild_table(info)
     return sum(place for card, _, place in _added(before, after) if wild[card.code])
 
 
@@ -821,7 +740,7 @@ def _extend_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
         stands = held.role or held.card
         if (held.role or not info.is_wild(held.card)) and stands.rank != rank:
             raise IllegalLayoff("wrong_rank", f"{what}: {held} is not a card of that set's rank.")
-    most = rules.preset.max_meld_cards
+    most = meld_rules(rules, info).max_meld
     if most is not None and len(meld.cards) + len(cards) > most:
         raise IllegalLayoff(
             "too_long",
@@ -842,8 +761,8 @@ def _judge(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: s
 
 
 def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str) -> TableMeld:
+    mrules = meld_rules(rules, info)
     suit = meld.read_as[0].suit
-    ace, no_aces = rules.options.ace, rules.options.no_aces_in_runs
     occupied = dict(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
     placed: list[tuple[MeldCard, tuple[int, ...]]] = []  # each card with a role, and where it may stand
     free: list[MeldCard] = []
@@ -856,7 +775,7 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
         if stands.suit != suit:
             raise IllegalLayoff("wrong_suit", f"{what}: {held} is not of the run's suit.")
         assert stands.rank is not None
-        places = rank_positions(stands.rank, ace, no_aces)
+        places = mrules.positions(stands.rank)
         if len(places) > 1:  # an ace, where it may start or end a run
             problem = _second_ace_problem(held, occupied, what)
             if problem:
@@ -879,7 +798,7 @@ def _extend_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, in
             first_problem = first_problem or problem
     assert first_problem is not None
     if first_problem.code in ("gap", "ace_not_allowed"):
-        raise _ace_problem(meld, placed, rules, what) or first_problem
+        raise _ace_problem(meld, placed, mrules, what) or first_problem
     raise first_problem
 
 
@@ -897,7 +816,7 @@ def _twice_problem(placed: list[tuple[MeldCard, tuple[int, ...]]], choice: tuple
 
 
 def _ace_problem(
-    meld: TableMeld, placed: list[tuple[MeldCard, tuple[int, ...]]], rules: RuleSet, what: str
+    meld: TableMeld, placed: list[tuple[MeldCard, tuple[int, ...]]], mrules: MeldRules, what: str
 ) -> IllegalLayoff | None:
     """An ace laid at an end of the run where this game lets no ace stand, said in those words."""
     others = [place for held, places in placed if (held.role or held.card).rank is not Rank.ACE for place in places]
@@ -905,11 +824,11 @@ def _ace_problem(
     for held, places in placed:
         if (held.role or held.card).rank is not Rank.ACE:
             continue
-        if low == 2 and 1 not in places and not rules.options.no_aces_in_runs:
+        if low == ACE_LOW + 1 and ACE_LOW not in places and not mrules.no_aces:
             return IllegalLayoff(
                 "ace_not_allowed", f"{what}: aces are high in this game, so an ace cannot go below a 2."
             )
-        if high == 13 and 14 not in places and not rules.options.no_aces_in_runs:
+        if high == ACE_HIGH - 1 and ACE_HIGH not in places and not mrules.no_aces:
             return IllegalLayoff(
                 "ace_not_allowed", f"{what}: aces are low in this game, so an ace cannot follow a King."
             )
@@ -920,7 +839,7 @@ def _second_ace_problem(held: MeldCard, occupied: dict[int, tuple[Card, Card]], 
     """An ace laid on a run that already stands at an ace: never legal, as a run may start or end
     with an ace but never both (D14). Where a wild stands for that very ace, the lay-off would
     replace it (the joker swap, where the game has it, takes the joker back)."""
-    for place in (1, 14):
+    for place in (ACE_LOW, ACE_HIGH):
         if place in occupied:
             card, stands = occupied[place]
             if card != stands and stands == (held.role or held.card):
@@ -956,6 +875,7 @@ def _filled_problem(
 def _place_run(
     meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], rules: RuleSet, info: RoundInfo, what: str
 ) -> TableMeld:
+    mrules = meld_rules(rules, info)
     suit = meld.read_as[0].suit
     assert suit is not None
     taken = set(meld.positions) | set(fixed)
@@ -971,11 +891,11 @@ def _place_run(
     first_problem: IllegalLayoff | None = None
     for above in range(extras, -1, -1):
         places = gaps + [low - n for n in range(1, extras - above + 1)] + [high + n for n in range(1, above + 1)]
-        if not all(1 <= place <= 14 for place in places):
+        if not all(ACE_LOW <= place <= ACE_HIGH for place in places):
             continue
         # Which free wild takes which place matters only when a wild may count as natural in its
         # own place (wild_in_place_natural), so every distinct order is tried then.
-        orders = _distinct_orders(free) if rules.options.wild_in_place_natural else [tuple(free)]
+        orders = _distinct_orders(free) if mrules.in_place_natural else [tuple(free)]
         for order in orders:
             written = _written_run(meld, fixed, dict(zip(places, order, strict=True)), suit)
             try:
@@ -983,270 +903,6 @@ def _place_run(
             except IllegalLayoff as problem:
                 first_problem = first_problem or problem
     raise first_problem or IllegalLayoff("ace_not_allowed", f"{what}: a run cannot go beyond its ends.")
-
-
-# --- the quick lay-off check ----------------------------------------------------
-#
-# _extend judges each extended meld with the full meld check (check_meld), which looks for every
-# arrangement of the cards (D10). Where every card of the extended meld has a fixed place (each
-# wild written with the card it stands for) and wilds never count as natural, that check comes down
-# to a few rules on the places, so the quick check below applies them directly; where it cannot be
-# sure (a wild standing for itself, which the full check may move; a 13-card run with an ace, which
-# may stand at either end; a wild in its own place counting as natural) it says so, and the full
-# check decides. tests/engine/test_layoff_quick.py holds the two to the same answers.
-
-_UNSURE = TableMeld(MeldKind.RUN, (), ())
-_PLACE_CARD = {(place, suit): Card(rank_at(place), suit) for place in range(1, 15) for suit in Suit}
-_WILD_CODES: dict[int, tuple[RoundInfo, list[bool]]] = {}
-# Per suit, its cards by place (from place 1), for slicing: a lookup per place hashes a Suit.
-_SUIT_ROWS = {suit: [_PLACE_CARD[place, suit] for place in range(1, 15)] for suit in Suit}
-_RANK_PLACES = [0, 1 << 1 | 1 << 14, *(1 << rank for rank in range(2, 14))]  # a bit per place a rank may take
-_PLACE_RANKS = [0, *range(1, 14), 1]  # the rank at each place (the ace at 1 and 14)
-
-
-def _wild_codes(info: RoundInfo) -> list[bool]:
-    """Whether each card code is wild this round, remembered by identity of the round."""
-    known = _WILD_CODES.get(id(info))
-    if known is None or known[0] is not info:
-        if len(_WILD_CODES) > 256:
-            _WILD_CODES.clear()
-        flags = [info.is_wild(Card.JOKER)] + [False] * 55
-        for card in _PLACE_CARD.values():
-            flags[card.code] = info.is_wild(card)
-        known = _WILD_CODES[id(info)] = (info, flags)
-    return known[1]
-
-
-def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
-    """_extend's answer (None for a refusal), or _UNSURE."""
-    if rules.options.wild_in_place_natural:
-        return _UNSURE
-    wild = _wild_codes(info)
-    for held in cards:
-        if held.role is not None and not wild[held.card.code]:
-            return _UNSURE  # refused by the full check, in its own words
-    if reading.kind is MeldKind.SET:
-        return _quick_set(reading, cards, rules, wild)
-    return _quick_run(reading, cards, rules, wild)
-
-
-def _quick_set(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
-    """_extend_set judged as the full check reads a set; `wild`: whether each card code is wild."""
-    rank = meld.read_as[0].rank
-    assert rank is not None  # a set's reading always has its rank
-    # What each card is read as: the meld's as its reading has them (a wild there stands in for a
-    # card or is of the set's rank), a laid-off wild of another rank as free (None). `fixed`: the
-    # cards whose reading is not theirs to choose (naturals, and wilds standing in for a card).
-    read_as: list[Card | None] = list(meld.read_as)
-    fixed = wilds = 0
-    for card, stands in zip(meld.cards, meld.read_as, strict=True):
-        if not wild[card.code]:
-            fixed += 1
-        else:
-            wilds += 1
-            fixed += card.code != stands.code
-    free = False
-    for held in cards:
-        card = held.card
-        if not wild[card.code]:
-            if card.rank != rank:
-                return None
-            read_as.append(card)
-            fixed += 1
-            continue
-        wilds += 1
-        if held.role is not None:
-            if held.role.rank != rank:
-                return None
-            read_as.append(held.role)
-            fixed += 1
-        elif card.rank == rank:
-            read_as.append(card)  # a wild of the set's rank stands for itself
-        else:
-            read_as.append(None)
-            free = True
-    if fixed < 2:
-        return _UNSURE
-    most = rules.preset.max_meld_cards
-    if most is not None and len(read_as) > most:
-        return None  # D18
-    filled = set_with_free_wilds_placed(read_as, rank) if free else read_as  # as the full check reads a set
-    if rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(read_as):
-        return None
-    if rules.options.distinct_suit_sets and len({card.suit for card in filled if card is not None}) < 3:
-        return _UNSURE
-    return TableMeld(MeldKind.SET, (*meld.cards, *[held.card for held in cards]), tuple(filled))  # type: ignore[arg-type]
-
-
-def _quick_run(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, wild: list[bool]) -> TableMeld | None:
-    """_extend_run step by step, each extended run judged by _quick_place_run."""
-    suit = meld.read_as[0].suit
-    assert suit is not None
-    low, high = meld.positions[0], meld.positions[-1]  # a run fills every place between its ends
-    fixed: dict[int, MeldCard] = {}  # the cards with one place they may stand at, by that place
-    placed: list[MeldCard] = []  # aces that may stand at either end
-    choices: list[tuple[int, ...]] = []  # where each of those may stand, nearest the run first
-    free: list[MeldCard] = []
-    for held in cards:
-        if held.role is None and wild[held.card.code]:
-            free.append(held)
-            continue
-        stands = held.role or held.card
-        if stands.suit is not suit:
-            return None
-        assert stands.rank is not None
-        if stands.rank is Rank.ACE:
-            outside = _ace_places(rules, low, high)
-        else:
-            outside = () if low <= stands.rank <= high else (int(stands.rank),)  # every other rank has one place
-        if not outside:
-            return None
-        if len(outside) > 1:
-            placed.append(held)
-            choices.append(outside)
-        elif outside[0] in fixed:
-            return None  # two cards for one place, whatever place the others take
-        else:
-            fixed[outside[0]] = held
-    if not placed:
-        return _quick_place_run(meld, fixed, free, suit, rules, wild)
-    # Only aces may stand at either end, and at no place another card may take.
-    for choice in itertools.product(*choices):
-        if len(set(choice)) < len(choice):
-            continue
-        found = _quick_place_run(meld, fixed | dict(zip(choice, placed, strict=True)), free, suit, rules, wild)
-        if found is not None:
-            return found
-    return None
-
-
-def _ace_places(rules: RuleSet, low: int, high: int) -> tuple[int, ...]:
-    """Where an ace may stand beyond a run from place `low` to `high`, nearest the run first."""
-    outside = tuple(
-        place
-        for place in rank_positions(Rank.ACE, rules.options.ace, rules.options.no_aces_in_runs)
-        if not low <= place <= high
-    )
-    if len(outside) > 1:
-        outside = tuple(sorted(outside, key=lambda place: low - place if place < low else place - high))
-    return outside
-
-
-def _quick_place_run(
-    meld: TableMeld, fixed: dict[int, MeldCard], free: list[MeldCard], suit: Suit, rules: RuleSet, wild: list[bool]
-) -> TableMeld | None:
-    """_place_run, each extended run judged on its places as the full meld check would judge it:
-    where every card has its place (a wild standing for itself is written without one, but the
-    full check reads it where it is written when that is legal and two other cards fix the run),
-    that check comes down to the range of places, the length, the wild limit and the side-by-side
-    rule; otherwise it may read the cards another way, and the answer is _UNSURE."""
-    first, last = meld.positions[0], meld.positions[-1]
-    low, high, gaps = first, last, []
-    if fixed:
-        low, high = min(low, *fixed), max(high, *fixed)
-        gaps = [place for place in (*range(low, first), *range(last + 1, high + 1)) if place not in fixed]
-    extras = len(free) - len(gaps)
-    if extras < 0:
-        return None
-    options = rules.options
-    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
-    limit = options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS
-    apart = options.no_adjacent_wilds
-    row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
-    # The places of the wild cards already there, and how many wilds stand for themselves.
-    wild_places = []
-    selves = 0
-    for at, card in enumerate(meld.cards):  # a run's places follow one another from `first`
-        if wild[card.code]:
-            wild_places.append(first + at)
-            selves += card.code == meld.read_as[at].code
-    for place, held in fixed.items():
-        if wild[held.card.code]:
-            wild_places.append(place)
-            selves += held.role is None or held.role.code == held.card.code
-    for above in range(extras, -1, -1):
-        below = extras - above
-        if low - below < 1 or high + above > 14:
-            continue
-        places = [*gaps, *range(low - 1, low - below - 1, -1), *range(high + 1, high + above + 1)]
-        own = selves
-        for place, held in zip(places, free, strict=True):
-            own += held.card.code == row[place - 1].code
-        count = high + above - (low - below) + 1
-        legal = (
-            count <= MAX_RUN
-            and lowest <= low - below
-            and high + above <= highest
-            and not (limit and 2 * (len(wild_places) + len(places)) > count)
-            and not (apart and len(wild_places) + len(places) > 1 and _side_by_side(wild_places + places))
-        )
-        if legal and count - own >= 2:
-            return _run_with(meld, fixed | dict(zip(places, free, strict=True)), row, low - below, high + above)
-        if own or count - own < 2 or count == MAX_RUN:
-            # The full check may read the cards otherwise (an ace at the other end), unless no
-            # reading of them at all can be legal.
-            return None if _fits_nowhere(meld, fixed, len(free), rules, wild) else _UNSURE
-    return None
-
-
-def _fits_nowhere(meld: TableMeld, fixed: dict[int, MeldCard], free: int, rules: RuleSet, wild: list[bool]) -> bool:
-    """Whether the meld with the cards `fixed` (by place) and `free` wilds can be no legal run
-    wherever each wild without a binding role stands: every span of places that holds the
-    naturals and the roles breaks the run's range, the wild limit or the side-by-side rule. False
-    where a reading may still differ in more than the wilds' places: an ace, which may take either
-    end, or fewer than two naturals, which may make a set."""
-    naturals = []
-    pinned = []  # the places of the naturals and of the wilds whose role binds them
-    for place, card, stands in zip(meld.positions, meld.cards, meld.read_as, strict=True):
-        if not wild[card.code]:
-            naturals.append(place)
-        if not wild[card.code] or card.code != stands.code:
-            pinned.append(place)
-    for place, held in fixed.items():
-        if not wild[held.card.code]:
-            naturals.append(place)
-        if not wild[held.card.code] or (held.role is not None and held.role.code != held.card.code):
-            pinned.append(place)
-    if len(naturals) < 2 or 1 in pinned or 14 in pinned:
-        return False
-    count = len(meld.cards) + len(fixed) + free
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
-    if count > MAX_RUN or (
-        rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * (count - len(naturals)) > count
-    ):
-        return True
-    natural = set(naturals)
-    for start in range(max(lowest, max(pinned) - count + 1), min(min(pinned), highest - count + 1) + 1):
-        if not rules.options.no_adjacent_wilds:
-            return False
-        span = range(start, start + count)
-        if not any(place not in natural and place + 1 not in natural for place in span[:-1]):
-            return False
-    return True
-
-
-def _side_by_side(places: list[int]) -> bool:
-    """Whether two of the places are next to each other."""
-    return not set(places).isdisjoint([place + 1 for place in places])
-
-
-def _run_with(meld: TableMeld, laid: dict[int, MeldCard], row: list[Card], low: int, high: int) -> TableMeld:
-    """The run from place `low` to `high`: the meld's cards and those `laid` by place, each standing
-    for the card of its place (`row`), as a natural and a wild's role there do."""
-    first, last = meld.positions[0], meld.positions[-1]
-    return TableMeld(
-        MeldKind.RUN,
-        (
-            *[laid[place].card for place in range(low, first)],
-            *meld.cards,
-            *[laid[place].card for place in range(last + 1, high + 1)],
-        ),
-        (*row[low - 1 : first - 1], *meld.read_as, *row[last:high]),
-        _SPANS[low][high],
-    )
-
-
-_SPANS = [[tuple(range(low, high + 1)) for high in range(15)] for low in range(15)]  # the places from low to high
 
 
 def _distinct_orders(cards: list[MeldCard]) -> list[tuple[MeldCard, ...]]:
@@ -1258,7 +914,7 @@ def _written_run(
 ) -> tuple[MeldCard, ...]:
     """The extended run in place order, every wild written with the card it stands for."""
     layout = {place: (held.card, held.role or held.card) for place, held in fixed.items()}
-    layout.update({place: (held.card, Card(rank_at(place), suit)) for place, held in placed.items()})
+    layout.update({place: (held.card, Card(rank_at_place(place), suit)) for place, held in placed.items()})
     layout.update(zip(meld.positions, zip(meld.cards, meld.read_as, strict=True), strict=True))
     return tuple(
         MeldCard(card) if card == stands else MeldCard(card, stands)
@@ -1395,12 +1051,13 @@ class _LayoffSearch:
     def __init__(
         self, hand: Counter[Card], declarer: tuple[TableMeld, ...], rules: RuleSet, info: RoundInfo, values: list[int]
     ):
+        self.mrules = mrules = meld_rules(rules, info)
         self.declarer, self.rules, self.info, self.values = declarer, rules, info, values
         self.meld_count = len(declarer)
         self.keys = tuple(hand)
-        self.wild = wild = _wild_codes(info)  # by card code
-        natural_at = [-1] * 56  # by card code, the index of the hand's natural card, or -1
-        held = [0, 0, 0, 0]  # per suit, a bit for each place where the hand holds a natural
+        self.wild = wild = mrules.wild  # by card code
+        natural_at = [-1] * CODES  # by card code, the index of the hand's natural card, or -1
+        held = [0] * _SUIT_COUNT  # per suit, a bit for each place where the hand holds a natural
         naturals: list[int] = []
         wilds: list[int] = []
         wild_values: list[int] = []  # the points of each of the hand's wild cards
@@ -1413,19 +1070,19 @@ class _LayoffSearch:
             else:
                 naturals.append(index)
                 natural_at[code] = index
-                held[code & 3] |= _RANK_PLACES[code >> 2]
+                held[code & SUIT_MASK] |= _RANK_PLACES[code >> SUIT_BITS]
         self.start = packed
         self.natural_at, self.wild_at = tuple(naturals), tuple(wilds)
         self.wild_count = len(wild_values)
         self.sub_hands: SubHands | None = None
-        if not rules.options.wild_in_place_natural:
+        if not mrules.in_place_natural:
             self.sub_hands = SubHands(
                 [self.keys[index] for index in naturals],
                 [_BITS * index for index in naturals],
                 packed,
                 _BITS,
                 wild_values,
-                rules,
+                mrules,
                 values,
             )
         self.scores: dict[int, tuple[int, list[int]]] = {}  # by the counts: `cost` and `floors`
@@ -1444,8 +1101,8 @@ class _LayoffSearch:
         distinct naturals that could ever be laid off on melds i, i+1, ... with their points: with
         `floor` (wilds free), a bound on what lay-offs there can reach. `natural_at`: by card code,
         the index of the hand's natural card, or -1; `held`: per suit, the places of its naturals."""
-        options = self.rules.options
-        ends = run_range(options.ace, options.no_aces_in_runs)
+        mrules = self.mrules
+        ends = (mrules.lowest, mrules.highest)
         found = [self._reach(meld, natural_at, held, ends) for meld in self.declarer]
         self.reaches = reaches = [reach for reach, _ in found]
         self.next_to_mask = [near for _, near in found]
@@ -1499,19 +1156,19 @@ class _LayoffSearch:
         fits: set[int] = set()
         next_to = 0
         for reading in meld.readings:
-            code = reading.read_as[0].code  # rank * 4 + suit
+            code = reading.read_as[0].code
             if reading.kind is MeldKind.SET:
-                rank = code & ~3  # the card codes of a rank: rank * 4 + suit
-                for at in natural_at[rank : rank + 4]:
+                rank = code & ~SUIT_MASK  # the first card code of the rank, its suits following
+                for at in natural_at[rank : rank + _SUIT_COUNT]:
                     if at >= 0:
                         fits.add(at)
                         next_to |= _FIELD << _BITS * at
                 continue
-            suit = code & 3
+            suit = code & SUIT_MASK
             places = held[suit]
             for place in (reading.positions[0] - 1, reading.positions[-1] + 1):
                 if lowest <= place <= highest and places >> place & 1:
-                    next_to |= _FIELD << _BITS * natural_at[_PLACE_RANKS[place] * 4 + suit]
+                    next_to |= _FIELD << _BITS * natural_at[_PLACE_RANKS[place] << SUIT_BITS | suit]
             # A natural goes on beyond an end only with every place between filled, by the
             # natural of that place or by one of the hand's wilds: it lies before the place where
             # the wilds run out, the one more than there are wilds without a natural.
@@ -1530,7 +1187,7 @@ class _LayoffSearch:
             reachable |= above & places
             while reachable:
                 place = reachable.bit_length() - 1
-                fits.add(natural_at[_PLACE_RANKS[place] * 4 + suit])
+                fits.add(natural_at[_PLACE_RANKS[place] << SUIT_BITS | suit])
                 reachable ^= 1 << place
         return fits, next_to
 
@@ -1607,8 +1264,8 @@ class _LayoffSearch:
         naturals, wilds = _card_parts(
             self.relevant[index], self.keys, counts, self.values, self.wild, self.later_sets[index + 1]
         )
-        made = _candidate_list(self.declarer[index], naturals, wilds, self.rules)
-        if run_range(self.rules.options.ace, self.rules.options.no_aces_in_runs) == (1, 14):
+        made = _candidate_list(self.declarer[index], naturals, wilds, self.mrules)
+        if (self.mrules.lowest, self.mrules.highest) == (ACE_LOW, ACE_HIGH):
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
             made = [candidate for candidate in made if not _over(counts, candidate[3])]
@@ -1642,7 +1299,7 @@ class _LayoffSearch:
         natural), so on a meld with one reading any of them does as well as another, and as high
         (D11); only a wild of the run's suit or the set's rank may stand for itself, which the full
         meld check reads otherwise. Codes, as a tuple of them hashes faster than one of cards."""
-        if meld.others or self.rules.options.wild_in_place_natural:
+        if meld.others or self.mrules.in_place_natural:
             return tuple([card.code for card in used])
         wild = self.wild
         first = meld.read_as[0]
@@ -1742,37 +1399,16 @@ class _LayoffSearch:
         return result
 
 
-# Counts of the hand's distinct cards, packed: eight bits each, the top one a guard for `_over`.
-_BITS = 8
-_FIELD = (1 << _BITS) - 1
-_GUARDS = int("10000000" * 54, 2)  # the top bit of each field (a hand holds at most 54 distinct cards)
-
-
-def _pack_counts(counts: Iterable[int]) -> int:
-    """
-    >>> _pack_counts([2, 1, 3]) == 2 + (1 << 8) + (3 << 16)
-    True
-    """
-    packed = 0
-    for index, count in enumerate(counts):
-        packed |= count << _BITS * index
-    return packed
-
-
-def _over(counts: int, taken: int) -> bool:
-    """Whether `taken` takes more of some card than `counts` holds (both packed, no count above 127).
-
-    >>> _over(_pack_counts([2, 1]), _pack_counts([1, 1])), _over(_pack_counts([2, 1]), _pack_counts([0, 2]))
-    (False, True)
-    >>> _over(_pack_counts([1] * 40), _pack_counts([0] * 39 + [2]))  # the 40th distinct card
-    True
-    """
-    return ((counts | _GUARDS) - taken) & _GUARDS != _GUARDS
+# Counts of the hand's distinct cards, packed a byte each (engine.deck.pack_wide).
+_BITS = WIDE_BITS
+_FIELD = WIDE_FIELD
+_pack_counts = pack_wide
+_over = takes_more
 
 
 # Lay-offs checked, per rule set and round: (meld, cards) -> the meld after them, or None.
 _Extended = dict[tuple[TableMeld, tuple[int, ...]], TableMeld | None]
-_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = {}
+_EXTENDED: dict[tuple[RuleSet, RoundInfo], _Extended] = cache("lay-offs checked by rule set and round")
 _EXTENDED_LIMIT = 20_000
 _UNCHECKED = TableMeld(MeldKind.SET, (), ())
 # Each card as laid off (without a role), by code: made once, as a lay-off check takes them so.
@@ -1786,7 +1422,9 @@ def _laid(used: tuple[Card, ...]) -> tuple[MeldCard, ...]:
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set
 # costs more than a lookup.
-_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = {}
+_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = cache(
+    "lay-offs checked, by identity of the rule set and round"
+)
 
 
 def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
@@ -1805,7 +1443,7 @@ def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
     return table
 
 
-def _wild_groups(wilds: list[tuple[_Part, int]], rules: RuleSet) -> list[_Part]:
+def _wild_groups(wilds: list[tuple[_Part, int]], mrules: MeldRules) -> list[_Part]:
     """The groups of the hand's wild cards worth laying off; `wilds`: each wild card held as a part
     of one card, with how many are held.
 
@@ -1814,7 +1452,7 @@ def _wild_groups(wilds: list[tuple[_Part, int]], rules: RuleSet) -> list[_Part]:
     """
     if len(wilds) > 1:
         wilds.sort(key=lambda wild: -wild[0][1])
-    if rules.options.wild_in_place_natural:
+    if mrules.in_place_natural:
         return _multisets(wilds)
     groups = [_NO_CARDS]
     for unit, count in wilds:
@@ -1868,10 +1506,8 @@ def _layoff_candidates(
     """Groups of hand cards that could extend the meld, on any reading still open (D13);
     verify_layoff decides which are legal."""
     keys = tuple(cards)
-    naturals, wilds = _card_parts(
-        range(len(keys)), keys, _pack_counts(cards.values()), values, _wild_codes(info), set()
-    )
-    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, rules)]
+    naturals, wilds = _card_parts(range(len(keys)), keys, _pack_counts(cards.values()), values, wild_table(info), set())
+    return [candidate[1] for candidate in _candidate_list(meld, naturals, wilds, meld_rules(rules, info))]
 
 
 def _card_parts(
@@ -1879,7 +1515,7 @@ def _card_parts(
     keys: Sequence[Card],
     counts: int,
     values: Sequence[int],
-    wild: list[bool],
+    wild: Sequence[bool],
     later: set[int],
 ) -> tuple[list[tuple[_Part, int]], list[tuple[_Part, int]]]:
     """The distinct cards `keys` at `indexes` that are held (`counts`, packed), each as a part of
@@ -1900,25 +1536,25 @@ def _card_parts(
 
 
 def _candidate_list(
-    meld: TableMeld, naturals: list[tuple[_Part, int]], wilds: list[tuple[_Part, int]], rules: RuleSet
+    meld: TableMeld, naturals: list[tuple[_Part, int]], wilds: list[tuple[_Part, int]], mrules: MeldRules
 ) -> list[_Candidate]:
     """The candidates whose cards _layoff_candidates gives, in that order and numbered so;
     `naturals`, `wilds`: the cards held, each as a part of one card, with how many are held."""
-    wild_groups = _wild_groups(wilds, rules)
+    wild_groups = _wild_groups(wilds, mrules)
     if not meld.others:
-        return _reading_candidates(meld, naturals, rules, wild_groups)
+        return _reading_candidates(meld, naturals, mrules, wild_groups)
     groups: dict[tuple[Card, ...], _Candidate] = {}  # as a set in the order first made
     for reading in meld.readings:
-        for candidate in _reading_candidates(reading, naturals, rules, wild_groups):
+        for candidate in _reading_candidates(reading, naturals, mrules, wild_groups):
             groups.setdefault(candidate[1], candidate)
     return _numbered(groups.values())
 
 
 def _reading_candidates(
-    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+    meld: TableMeld, naturals: list[tuple[_Part, int]], mrules: MeldRules, wild_groups: list[_Part]
 ) -> list[_Candidate]:
     if meld.kind is MeldKind.RUN:
-        return _run_candidates(meld, naturals, rules, wild_groups)
+        return _run_candidates(meld, naturals, mrules, wild_groups)
     rank = meld.read_as[0].rank
     mates = [natural for natural in naturals if natural[0][0][0].rank == rank]
     if not mates:
@@ -1933,13 +1569,13 @@ def _reading_candidates(
 
 
 def _run_candidates(
-    meld: TableMeld, naturals: list[tuple[_Part, int]], rules: RuleSet, wild_groups: list[_Part]
+    meld: TableMeld, naturals: list[tuple[_Part, int]], mrules: MeldRules, wild_groups: list[_Part]
 ) -> list[_Candidate]:
     """Extensions of a run outward from its ends: at each place the natural card itself, or a wild;
     for each way below the run (see _outward), each way above it that the wilds left can fill."""
     suit = meld.read_as[0].suit
     assert suit is not None
-    lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
+    lowest, highest = (mrules.lowest, mrules.highest)
     low, high = meld.positions[0], meld.positions[-1]
     row = _SUIT_ROWS[suit]  # the card at place p is row[p - 1]
     below, above = row[lowest - 1 : low - 1][::-1], row[high:highest]
@@ -1962,7 +1598,7 @@ def _run_candidates(
                 for extra in by_size[low_wilds + high_wilds]:
                     order = len(groups) - 1  # the first group is the empty one, dropped below
                     groups.append((order, cards + extra[0], shed + extra[1], taken + extra[2], extra[3], shed, later))
-    if lowest == 1 and highest == 14:  # an ace may stand beyond either end: the same groups twice
+    if lowest == ACE_LOW and highest == ACE_HIGH:  # an ace may stand beyond either end: the same groups twice
         groups = _numbered({candidate[1]: candidate for candidate in groups}.values(), -1)
     return groups[1:]  # the first is the empty group: no lay-off
 

@@ -29,15 +29,18 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
+from engine.deck import PLACES, STANDARD_SUITS, rank_at_place
 from engine.errors import IllegalMeld
+from engine.meldrules import MAX_RUN, MeldRules, meld_rules, rank_positions, run_range
 from engine.rules import AceRule, MeldKind, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
 __all__ = [
+    "MAX_RUN",
     "MeldKind",
     "Reading",
     "Reason",
@@ -49,11 +52,11 @@ __all__ = [
     "parse_meld",
     "placed_reading",
     "placed_run",
+    "rank_positions",
+    "run_range",
     "set_with_free_wilds_placed",
     "verify_meld",
 ]
-
-MAX_RUN = 13
 
 
 class Reason(Enum):
@@ -207,76 +210,11 @@ class _Rejection(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class _Table:
-    """What a meld check needs to know about the game and the round."""
-
-    rules: RuleSet
-    info: RoundInfo
-
-    @property
-    def ace(self) -> AceRule:
-        return self.rules.options.ace
-
-    @property
-    def no_aces(self) -> bool:
-        return self.rules.options.no_aces_in_runs
-
-    @property
-    def min_run(self) -> int:
-        return self.rules.preset.min_run_length
-
-    @property
-    def lowest(self) -> int:
-        return run_range(self.ace, self.no_aces)[0]
-
-    @property
-    def highest(self) -> int:
-        return run_range(self.ace, self.no_aces)[1]
-
-    def positions(self, rank: Rank) -> tuple[int, ...]:
-        return rank_positions(rank, self.ace, self.no_aces)
-
-    def is_free(self, held: MeldCard) -> bool:
-        """A wild card written without a role: the reading decides what it stands for."""
-        return held.role is None and self.info.is_wild(held.card)
-
-    def counts_as_wild(self, held: Card, stands_for: Card) -> bool:
-        if not self.info.is_wild(held):
-            return False
-        return not (self.rules.options.wild_in_place_natural and held == stands_for)
-
-
-def rank_positions(rank: Rank, ace: AceRule, no_aces: bool) -> tuple[int, ...]:
-    """Where a rank may stand in a run: 2-13 for most, 1 and/or 14 for an ace.
-
-    >>> rank_positions(Rank.ACE, AceRule.BOTH, no_aces=False)
-    (1, 14)
-    """
-    if rank is not Rank.ACE:
-        return (int(rank),)
-    if no_aces:
-        return ()
-    return {AceRule.LOW: (1,), AceRule.HIGH: (14,), AceRule.BOTH: (1, 14)}[ace]
-
-
-def run_range(ace: AceRule, no_aces: bool) -> tuple[int, int]:
-    """The lowest and highest place a card may take in a run.
-
-    >>> run_range(AceRule.HIGH, no_aces=False)
-    (2, 14)
-    """
-    lowest = 2 if no_aces or ace is AceRule.HIGH else 1
-    highest = 13 if no_aces or ace is AceRule.LOW else 14
-    return lowest, highest
-
-
-def rank_at(position: int) -> Rank:
-    return Rank.ACE if position == 14 else Rank(position)
+rank_at = rank_at_place  # the rank standing at a run place
 
 
 _CARDS = {(rank, suit): Card(rank, suit) for rank in Rank for suit in Suit}  # built once: readings make many
-_RUN_CARDS = {(place, suit): _CARDS[rank_at(place), suit] for place in range(1, 15) for suit in Suit}
+_RUN_CARDS = {(place, suit): _CARDS[rank_at(place), suit] for place in PLACES for suit in Suit}
 
 
 # --- the public checks ----------------------------------------------------------
@@ -306,7 +244,7 @@ def meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) ->
     [('set', '3♠ 3♥ 3♦'), ('run', '3♥ 4♥ 5♥'), ('run', '2♥ 3♥ 4♥')]
     """
     held = tuple(cards)
-    table = _Table(rules, info)
+    table = meld_rules(rules, info)
     if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return ()
     return tuple(_legal(held, table))
@@ -333,7 +271,7 @@ def open_readings(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) ->
     ['3♠ 3♥ 3♦', '2♥ 3♥ 4♥']
     """
     held = tuple(cards)
-    table = _Table(rules, info)
+    table = meld_rules(rules, info)
     if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return ()
     sets = list(_legal_sets(held, table))
@@ -359,7 +297,7 @@ def check_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Ve
     written order prefers, or, when none is legal, why not.
     """
     held = tuple(cards)
-    table = _Table(rules, info)
+    table = meld_rules(rules, info)
     try:
         reading = _preferred(held, table)
     except _Rejection as rejection:
@@ -380,7 +318,7 @@ def placed_reading(cards: Sequence[MeldCard], kind: MeldKind, rules: RuleSet, in
     '4♥ 5♥ 6♥'
     """
     held = tuple(cards)
-    table = _Table(rules, info)
+    table = meld_rules(rules, info)
     if len(held) < 3 or _over_limit(held, table) or _role_problem(held, table) or _dead_joker(held, table):
         return None
     read_as = [card.role or card.card for card in held]
@@ -403,17 +341,15 @@ def placed_run(cards: Sequence[Card], suit: Suit, low: int, rules: RuleSet, info
     >>> placed_run(parse_cards("4H JK 6H"), Suit.HEARTS, 4, rules, round_info(rules, 5)).words
     '4♥ 5♥ 6♥'
     """
+    table = meld_rules(rules, info)
     count = len(cards)
-    if count < 3 or not rules.preset.min_run_length <= count <= MAX_RUN:
+    if count < 3 or not table.min_run <= count <= table.max_run:
         return None
     positions = tuple(range(low, low + count))
     read_as = tuple([_RUN_CARDS[place, suit] for place in positions])
-    in_place = rules.options.wild_in_place_natural
-    wild = tuple(
-        [info.is_wild(card) and not (in_place and card == stands) for card, stands in zip(cards, read_as, strict=True)]
-    )
+    wild = tuple([table.counts_as_wild(card, stands) for card, stands in zip(cards, read_as, strict=True)])
     reading = Reading(MeldKind.RUN, read_as, positions, wild)
-    return reading if _wild_ok(reading, _Table(rules, info)) else None
+    return reading if _wild_ok(reading, table) else None
 
 
 def verify_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> Verdict:
@@ -432,15 +368,14 @@ def can_meld(cards: Sequence[MeldCard], rules: RuleSet, info: RoundInfo) -> bool
 # --- choosing the reading -------------------------------------------------------
 
 
-def _preferred(cards: tuple[MeldCard, ...], table: _Table) -> Reading:
+def _preferred(cards: tuple[MeldCard, ...], table: MeldRules) -> Reading:
     """The legal reading the written order points to; raise _Rejection when there is none."""
     if len(cards) < 3:
         raise _Rejection(Reason.TOO_SHORT, f"{_names(cards)}: a meld needs at least 3 cards.")
     if _over_limit(cards, table):
-        most = table.rules.preset.max_meld_cards
         raise _Rejection(
             Reason.TOO_LONG,
-            f"{_names(cards)} has {len(cards)} cards; in {table.rules.preset.name} no meld holds more than {most}.",
+            f"{_names(cards)} has {len(cards)} cards; in {table.game} no meld holds more than {table.max_meld}.",
         )
     problem = _role_problem(cards, table) or _dead_joker(cards, table)
     if problem:
@@ -462,20 +397,19 @@ def _preferred(cards: tuple[MeldCard, ...], table: _Table) -> Reading:
     raise _refusal(cards, likeliest, table)
 
 
-def _over_limit(cards: tuple[MeldCard, ...], table: _Table) -> bool:
+def _over_limit(cards: tuple[MeldCard, ...], table: MeldRules) -> bool:
     """More cards than the preset lets a meld hold (D18: 13 in 3-13)."""
-    most = table.rules.preset.max_meld_cards
-    return most is not None and len(cards) > most
+    return table.max_meld is not None and len(cards) > table.max_meld
 
 
-def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: _Table) -> _Rejection:
+def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: MeldRules) -> _Rejection:
     """Why no reading is legal: the wild-card rule the likeliest reading breaks (a set's first, or
     the written order's), or why the cards make no set or run at all."""
     problem = _wild_problem(cards, likeliest, table) if likeliest is not None else None
     return problem or _structure_problem(cards, table)
 
 
-def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _written_runs(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """Runs that keep the written order, ascending first, within the game's places."""
     if len(cards) > MAX_RUN or len(cards) < table.min_run:
         return
@@ -499,11 +433,11 @@ def _written_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Readin
                 yield _run_reading(cards, table, suit, positions)
 
 
-def _written_wild_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _written_wild_runs(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """Runs of wild cards only that keep the written order; only where a wild in its own place
     counts as natural does the place matter, so the suits the cards show come first."""
     held = Counter(held.card.suit for held in cards if held.card.suit is not None)
-    suits = [suit for suit, _ in held.most_common()] + [suit for suit in Suit if suit not in held]
+    suits = [suit for suit, _ in held.most_common()] + [suit for suit in table.suits if suit not in held]
     last = len(cards) - 1
     for suit in suits:
         for step in (1, -1):
@@ -513,13 +447,13 @@ def _written_wild_runs(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[R
                     yield _run_reading(cards, table, suit, positions)
 
 
-def _best_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> Reading:
+def _best_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: MeldRules) -> Reading:
     """Of equally legal runs, the one whose wilds stand most where they are written, then the
     one with most wilds in their own place, then the first (the upper span)."""
     return _most_followed(cards, readings, table)[0]
 
 
-def _most_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: _Table) -> list[Reading]:
+def _most_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], table: MeldRules) -> list[Reading]:
     """The runs whose wilds stand most where they are written, each with its wilds moved there,
     those with most wilds in their own place first, then in the order given."""
     scored = []
@@ -537,7 +471,7 @@ def _most_followed(cards: tuple[MeldCard, ...], readings: Sequence[Reading], tab
     return [score[3] for score in sorted(scored, key=lambda score: score[:3]) if score[0] == most]
 
 
-def _follow_writing(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> tuple[Reading, int]:
+def _follow_writing(cards: tuple[MeldCard, ...], reading: Reading, table: MeldRules) -> tuple[Reading, int]:
     """Move the run's wilds among their places so that as many as possible stand where written:
     between the two naturals they are written between, or at the end they are written at.
 
@@ -614,14 +548,14 @@ def _keep_written_order(
 # --- enumerating readings ---------------------------------------------------------
 
 
-def _legal(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _legal(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     yield from _legal_sets(cards, table)
     for reading in _run_candidates(cards, table):
         if _wild_ok(reading, table):
             yield reading
 
 
-def _legal_sets(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _legal_sets(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """The legal set readings, once for each rank and each choice of wilds counting as natural."""
     seen: set[tuple[Rank | None, tuple[bool, ...]]] = set()
     for reading in _set_candidates(cards, table):
@@ -631,12 +565,12 @@ def _legal_sets(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]
             yield reading
 
 
-def _fixed_cards(cards: tuple[MeldCard, ...], table: _Table) -> dict[int, Card]:
+def _fixed_cards(cards: tuple[MeldCard, ...], table: MeldRules) -> dict[int, Card]:
     """The card each natural or role-marked card stands for, by its index in the meld."""
     return {index: held.role or held.card for index, held in enumerate(cards) if not table.is_free(held)}
 
 
-def _set_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _set_candidates(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """Each way to read the cards as a set, before the wild-card rules are checked."""
     ranks = {card.rank for card in _fixed_cards(cards, table).values()}
     if len(ranks) > 1:
@@ -649,7 +583,7 @@ def _set_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Read
                 own.setdefault(held.card, []).append(index)
         # A wild of the set's rank may stand for itself; the more do, the more can count as natural,
         # but the fewer suits the set may show. Without either option, it changes nothing.
-        every_count = table.rules.options.wild_in_place_natural or table.rules.options.distinct_suit_sets
+        every_count = table.in_place_natural or table.distinct_suits
         choices = (range(len(indexes), -1, -1) if every_count else (len(indexes),) for indexes in own.values())
         for counts in itertools.product(*choices):
             selves = {index for indexes, count in zip(own.values(), counts, strict=True) for index in indexes[:count]}
@@ -661,7 +595,7 @@ def _all_wild_ranks(cards: tuple[MeldCard, ...]) -> list[Rank]:
     return [rank for rank, _ in held.most_common()] + [rank for rank in Rank if rank not in held]
 
 
-def _set_reading(cards: tuple[MeldCard, ...], table: _Table, rank: Rank, selves: set[int]) -> Reading:
+def _set_reading(cards: tuple[MeldCard, ...], table: MeldRules, rank: Rank, selves: set[int]) -> Reading:
     read_as: list[Card | None] = []
     for index, held in enumerate(cards):
         if not table.is_free(held):
@@ -681,7 +615,7 @@ def set_with_free_wilds_placed(read_as: Sequence[Card | None], rank: Rank) -> li
     ['7H', '7S', '7D']
     """
     taken = [card.suit for card in read_as if card is not None]
-    missing = [suit for suit in Suit if suit not in taken] or list(Suit)
+    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
     filled = []
     for card in read_as:
         if card is None:
@@ -694,7 +628,7 @@ def set_with_free_wilds_placed(read_as: Sequence[Card | None], rank: Rank) -> li
 _Fixed = dict[int, tuple[tuple[int, ...], Suit]]
 
 
-def _fixed_positions(cards: tuple[MeldCard, ...], table: _Table) -> _Fixed:
+def _fixed_positions(cards: tuple[MeldCard, ...], table: MeldRules) -> _Fixed:
     """Each natural or role-marked card's possible places in a run, by its index in the meld."""
     fixed: _Fixed = {}
     for index, card in _fixed_cards(cards, table).items():
@@ -703,14 +637,14 @@ def _fixed_positions(cards: tuple[MeldCard, ...], table: _Table) -> _Fixed:
     return fixed
 
 
-def _run_candidates(cards: tuple[MeldCard, ...], table: _Table) -> Iterator[Reading]:
+def _run_candidates(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """Each way to read the cards as a run, upper span first, before the wild-card rules are checked."""
     fixed = _fixed_positions(cards, table)
     count = len(cards)
     suits = {suit for _, suit in fixed.values()}
     if len(suits) > 1 or not table.min_run <= count <= MAX_RUN or any(not options for options, _ in fixed.values()):
         return
-    for suit in suits or Suit:
+    for suit in suits or table.suits:
         for choice in _ace_choices(fixed):
             taken = list(choice.values())
             if len(set(taken)) != len(taken):
@@ -728,7 +662,7 @@ def _ace_choices(fixed: _Fixed) -> Iterator[dict[int, int]]:
 
 
 def _span_reading(
-    cards: tuple[MeldCard, ...], table: _Table, suit: Suit, choice: dict[int, int], start: int
+    cards: tuple[MeldCard, ...], table: MeldRules, suit: Suit, choice: dict[int, int], start: int
 ) -> Reading:
     """The run on places start, start+1, …: a wild whose own place is empty stands there, as
     itself; the other wilds take the empty places from the low end, in the order written."""
@@ -748,14 +682,14 @@ def _span_reading(
     return _run_reading(cards, table, suit, [positions[index] for index in range(len(cards))])
 
 
-def _run_reading(cards: tuple[MeldCard, ...], table: _Table, suit: Suit | None, positions: Sequence[int]) -> Reading:
+def _run_reading(cards: tuple[MeldCard, ...], table: MeldRules, suit: Suit | None, positions: Sequence[int]) -> Reading:
     assert suit is not None
     read_as = [_RUN_CARDS[place, suit] for place in positions]
     return _reading(cards, table, MeldKind.RUN, read_as, tuple(positions))
 
 
 def _reading(
-    cards: tuple[MeldCard, ...], table: _Table, kind: MeldKind, read_as: Iterable[Card], positions: tuple[int, ...]
+    cards: tuple[MeldCard, ...], table: MeldRules, kind: MeldKind, read_as: Iterable[Card], positions: tuple[int, ...]
 ) -> Reading:
     stands = tuple(read_as)
     wild = tuple(table.counts_as_wild(held.card, card) for held, card in zip(cards, stands, strict=True))
@@ -765,9 +699,9 @@ def _reading(
 # --- why the cards make no meld -------------------------------------------------------
 
 
-def _role_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection | None:
+def _role_problem(cards: tuple[MeldCard, ...], table: MeldRules) -> _Rejection | None:
     for held in cards:
-        if held.role is not None and held.role != held.card and not table.info.is_wild(held.card):
+        if held.role is not None and held.role != held.card and not table.is_wild(held.card):
             return _Rejection(
                 Reason.NOT_WILD,
                 f"{held.card} is not wild this round, so it cannot stand for {held.role}.",
@@ -775,13 +709,13 @@ def _role_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection | No
     return None
 
 
-def _dead_joker(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection | None:
-    if any(held.card.is_joker and not table.info.is_wild(held.card) for held in cards):
+def _dead_joker(cards: tuple[MeldCard, ...], table: MeldRules) -> _Rejection | None:
+    if any(held.card.is_joker and not table.is_wild(held.card) for held in cards):
         return _Rejection(Reason.NOT_WILD, f"{_names(cards)}: this game is played without jokers.")
     return None
 
 
-def _structure_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection:
+def _structure_problem(cards: tuple[MeldCard, ...], table: MeldRules) -> _Rejection:
     """Why the cards make neither a set nor a run, whatever their order."""
     fixed = _fixed_cards(cards, table)
     listed = list(fixed.values())
@@ -795,7 +729,7 @@ def _structure_problem(cards: tuple[MeldCard, ...], table: _Table) -> _Rejection
     return _run_structure_problem(cards, _fixed_positions(cards, table), table)
 
 
-def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Rejection:
+def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: MeldRules) -> _Rejection:
     suits = Counter(card.suit for card in fixed)
     ranks = Counter(card.rank for card in fixed)
     if len(suits) == 1:
@@ -817,7 +751,7 @@ def _mixed(cards: tuple[MeldCard, ...], fixed: list[Card], table: _Table) -> _Re
     )
 
 
-def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: _Table) -> _Rejection:
+def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: MeldRules) -> _Rejection:
     """Why no arrangement of a one-suit group is a sequence."""
     names = _names(cards)
     if len(cards) < table.min_run:
@@ -866,21 +800,16 @@ def _smallest_gap(fixed: _Fixed) -> int:
     return min(gaps)
 
 
-def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], table: _Table) -> bool:
-    relaxed = _Table(_relaxed_rules(table.rules), table.info)
-    return next(_run_candidates(cards, relaxed), None) is not None
-
-
-def _relaxed_rules(rules: RuleSet) -> RuleSet:
-    return replace(rules, options=replace(rules.options, ace=AceRule.BOTH, no_aces_in_runs=False))
+def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], table: MeldRules) -> bool:
+    return next(_run_candidates(cards, table.with_aces_anywhere()), None) is not None
 
 
 def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed) -> bool:
     """Whether the naturals would make a run if King were followed by Ace and then 2."""
     free = len(cards) - len(fixed)
     ranks = [int(rank_at(options[0])) for options, _ in fixed.values()]
-    for shift in range(13):
-        shifted = sorted((rank - shift) % 13 for rank in ranks)
+    for shift in range(len(Rank)):
+        shifted = sorted((rank - shift) % len(Rank) for rank in ranks)
         if len(set(shifted)) == len(shifted) and shifted[-1] - shifted[0] + 1 - len(shifted) <= free:
             return True
     return False
@@ -889,43 +818,42 @@ def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed) -> bool:
 # --- the wild-card rules ------------------------------------------------------
 
 
-def _wild_ok(reading: Reading, table: _Table) -> bool:
+def _wild_ok(reading: Reading, table: MeldRules) -> bool:
     """Whether the reading keeps the wild-card and suit rules (a quick _wild_problem is None)."""
-    options = table.rules.options
     wilds = sum(reading.wild)
-    if options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(reading.wild):
+    if table.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and 2 * wilds > len(reading.wild):
         return False
-    if options.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and wilds == len(reading.wild):
+    if table.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and wilds == len(reading.wild):
         return False
     if reading.kind is MeldKind.RUN:
-        if options.no_adjacent_wilds and wilds > 1:
+        if table.no_adjacent and wilds > 1:
             wild_places = {place for place, wild in zip(reading.positions, reading.wild, strict=True) if wild}
             return not any(place + 1 in wild_places for place in wild_places)
         return True
-    return not options.distinct_suit_sets or len({card.suit for card in reading.read_as}) >= 3
+    return not table.distinct_suits or len({card.suit for card in reading.read_as}) >= 3
 
 
-def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: _Table) -> _Rejection | None:
+def _wild_problem(cards: tuple[MeldCard, ...], reading: Reading, table: MeldRules) -> _Rejection | None:
     """The first wild-card or suit rule this reading breaks, or None."""
     wild = reading.wild
     wilds = sum(wild)
     naturals = len(cards) - wilds
-    if table.rules.options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and wilds > naturals:
+    if table.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS and wilds > naturals:
         return _Rejection(
             Reason.TOO_MANY_WILDS,
             f"{_names(cards)} has {wilds} wild card{'s' if wilds != 1 else ''} and {naturals} "
             f"natural{'s' if naturals != 1 else ''}; a meld may never hold more wilds than naturals.",
         )
-    if table.rules.options.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and naturals == 0:
+    if table.wild_limit is WildLimit.AT_LEAST_ONE_NATURAL and naturals == 0:
         return _Rejection(
             Reason.NO_NATURAL,
             f"{_names(cards)} has only wild cards; a meld needs at least one natural card.",
         )
-    if reading.kind is MeldKind.RUN and table.rules.options.no_adjacent_wilds:
+    if reading.kind is MeldKind.RUN and table.no_adjacent:
         problem = _adjacent_wilds(cards, reading, wild, any(table.is_free(held) for held in cards))
         if problem:
             return problem
-    if reading.kind is MeldKind.SET and table.rules.options.distinct_suit_sets:
+    if reading.kind is MeldKind.SET and table.distinct_suits:
         suits = {card.suit for card in reading.read_as}
         if len(suits) < 3:
             return _Rejection(

@@ -25,17 +25,31 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from engine.cards import Card, Rank, Suit
+from engine.caches import cache
+from engine.cards import Card, Rank
+from engine.deck import (
+    ACE_HIGH,
+    ACE_LOW,
+    CODES,
+    LOW_BITS,
+    ROW,
+    SORT_ORDER,
+    SUIT_BITS,
+    SUIT_FIRST,
+    SUIT_MASK,
+    SUITS_BY_INDEX,
+    every_code,
+    pack_counts,
+)
 from engine.errors import CannotGoOut
-from engine.melds import rank_positions, run_range
+from engine.meldrules import MeldRules, meld_rules
 from engine.penalties import base_penalty
-from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
+from engine.rules import PenaltyTable, RuleSet
 from engine.schedule import RoundInfo
 
 INF = 10**9
 MAX_RUN = 13
 ACE = int(Rank.ACE)
-ACE_LOW, ACE_HIGH = 1, 14  # an ace's places in a run
 
 
 @dataclass(frozen=True)
@@ -54,48 +68,15 @@ class Arrangement:
         }
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The meld rules the search needs, read once from a rule set."""
-
-    ace: AceRule
-    no_aces: bool
-    limit: bool
-    no_adjacent: bool
-    distinct: bool
-
-    @classmethod
-    def of(cls, rules: RuleSet) -> Settings:
-        options = rules.options
-        return cls(
-            ace=options.ace,
-            no_aces=options.no_aces_in_runs,
-            limit=options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS,
-            no_adjacent=options.no_adjacent_wilds,
-            distinct=options.distinct_suit_sets,
-        )
-
-    @property
-    def lowest(self) -> int:
-        return run_range(self.ace, self.no_aces)[0]
-
-    @property
-    def highest(self) -> int:
-        return run_range(self.ace, self.no_aces)[1]
-
-    def positions(self, rank: int) -> tuple[int, ...]:
-        return _POSITIONS[(self.ace, self.no_aces)][rank]
-
-
 _STARTS = {
-    places: tuple((place, -1 if place == 14 else 1) for place in places)
-    for places in ((), (1,), (14,), (1, 14), *((rank,) for rank in range(2, 14)))
-}
-_RUN_RANGES = {(ace, no_aces): run_range(ace, no_aces) for ace in AceRule for no_aces in (False, True)}
-_POSITIONS = {
-    (ace, no_aces): ((), *tuple(rank_positions(rank, ace, no_aces) for rank in Rank))
-    for ace in AceRule
-    for no_aces in (False, True)
+    places: tuple((place, -1 if place == ACE_HIGH else 1) for place in places)
+    for places in (
+        (),
+        (ACE_LOW,),
+        (ACE_HIGH,),
+        (ACE_LOW, ACE_HIGH),
+        *((place,) for place in range(ACE_LOW + 1, ACE_HIGH)),
+    )
 }
 
 
@@ -108,20 +89,15 @@ _Meld = tuple[tuple[int, ...], int, int, tuple[int, ...], int, int, int, int]
 # Run shapes by (naturals needed, naturals displaced, naturals displaced if they score no less than a wild).
 _Shapes = dict[tuple[int, int, int], list[_Meld]]
 _GAP = (-1,)  # a wild in a run's layout
-_LOW_BITS = int("01" * 64, 2)  # the low bit of every two-bit count (a component has at most 52 cards)
-
-
-def _pack(counts: Sequence[int]) -> int:
-    """A component's state: each card's count in two bits, the first card lowest."""
-    state = 0
-    for index, count in enumerate(counts):
-        state |= count << 2 * index
-    return state
+# A component's state packs each card's count in two bits (engine.deck.COUNT_BITS), the first
+# card lowest; the hot loops below shift by 2 * index inline.
+_LOW_BITS = LOW_BITS  # the low bit of every two-bit count
+_pack = pack_counts
 
 
 # Set melds by the wild count, wild limit and distinct-suit rules, then by the packed counts of
 # a card and its later rank mates (which alone decide them, as rank mates differ in suit).
-_SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = {}
+_SETS: dict[tuple[int, bool, bool], dict[int, Sequence[_Meld]]] = cache("set melds by wild count and rules")
 
 
 # What the search chose for a state and a wild count: a card left over, or a meld.
@@ -139,18 +115,20 @@ class _Component:
     """
 
     def __init__(
-        self, codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings, wild_value: int
+        self, codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: MeldRules, wild_value: int
     ):
         self.codes = codes
         self.values = values
         self.wild_count = wild_count
         self.size = wild_count + 1
-        aces = (settings.ace, settings.no_aces)
-        self.lowest, self.highest = _RUN_RANGES[aces]
-        self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
-        self.table = table = _POSITIONS[aces]
-        self.at = at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
-        self.occupied = occupied = [0, 0, 0, 0]  # per suit, a bit for each place a natural may take
+        self.lowest, self.highest = settings.lowest, settings.highest
+        self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct_suits
+        self.min_run = settings.min_run
+        self.table = table = settings.places_by_rank
+        self.at = at = [-1] * (
+            len(SUITS_BY_INDEX) * ROW
+        )  # by suit * ROW + place, the natural that may take that place in a run, or -1
+        self.occupied = occupied = [0] * len(SUITS_BY_INDEX)  # per suit, a bit for each place a natural may take
         # The other cards of each card's rank; the search only ever looks at later ones.
         self.mates = mates = [_NO_MATES] * len(codes)
         later_of_rank = [_NO_MATES] * (ACE_HIGH + 1)  # by rank, its cards after the one at hand
@@ -164,10 +142,10 @@ class _Component:
             suit, rank = codes[index]
             if rank == ACE:  # the one rank with other places than its number, or none
                 for place in table[ACE]:
-                    at[suit * 16 + place] = index
+                    at[suit * ROW + place] = index
                     occupied[suit] |= 1 << place
             else:
-                at[suit * 16 + rank] = index
+                at[suit * ROW + rank] = index
                 occupied[suit] |= 1 << rank
             later = mates[index] = later_of_rank[rank]
             later_of_rank[rank] = [index, *later]
@@ -295,13 +273,15 @@ class _Component:
             return not wilds
         known = self.outs.get(state)
         if known is None:
-            known = self.outs[state] = [None] * self.size
-            self.out_picks[state] = [None] * self.size
+            # Threads share components (engine.caches): the picks exist before the verdicts, each
+            # made once (setdefault), and a pick is stored before the verdict that promises it.
+            self.out_picks.setdefault(state, [None] * self.size)
+            known = self.outs.setdefault(state, [None] * self.size)
         melds_out = known[wilds]
         if melds_out is None:
             meld = self._first_out(state, wilds)
-            melds_out = known[wilds] = meld is not None
             self.out_picks[state][wilds] = meld
+            melds_out = known[wilds] = meld is not None
         return melds_out
 
     def _first_out(self, state: int, wilds: int) -> _Meld | None:
@@ -407,7 +387,7 @@ class _Component:
         other naturals it needs and of the naturals whose places its gap wilds take (those that make
         it skippable outright, and those only when the natural scores at least as much as a wild)."""
         at, no_adjacent, wild_count, limit = self.at, self.no_adjacent, self.wild_count, self.limit
-        run_lowest, run_highest, prunes = self.lowest, self.highest, self.prunes
+        run_lowest, run_highest, prunes, min_run = self.lowest, self.highest, self.prunes, self.min_run
         occupied = self.occupied[suit]
         # A run found here ends on a natural, so the walk stops past the suit's last natural: the
         # last place it tries (`start` itself is never tried).
@@ -419,7 +399,7 @@ class _Component:
             last = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
             if last >= start:
                 return
-        row = suit * 16
+        row = suit * ROW
         # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
         # the room past `start` is the same for every run of the walk.
         room_cap = 1 if no_adjacent else MAX_RUN
@@ -461,7 +441,7 @@ class _Component:
             most_extra = room_past_start + room_past_end
             if most_extra > MAX_RUN - span:
                 most_extra = MAX_RUN - span
-            fewest_extra = 3 - span if span < 3 else 0
+            fewest_extra = min_run - span if span < min_run else 0
             if fewest_extra > most_extra or gaps + fewest_extra > wild_count:
                 continue
             with_room = shapes.setdefault((needed, wild_places if prunes else 0, 0), [])
@@ -480,7 +460,7 @@ class _Component:
                 group.append((used, gaps + extra, suit, laid, low, room_below, room_above, delta))
 
 
-def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: bool = False) -> list[list[int]]:
+def _components(codes: list[_Code], wild_count: int, settings: MeldRules, tight: bool = False) -> list[list[int]]:
     """Group distinct naturals that could share a meld (same rank, or same suit within reach).
 
     `codes` come suit by suit, ranks ascending (aces first), so joining each card to the last
@@ -492,7 +472,7 @@ def _components(codes: list[_Code], wild_count: int, settings: Settings, tight: 
     groups, searched apart, for the lay-off search). `arrange` keeps the groups made by the wild
     count alone, whose ties fall as they always have."""
     reach = min(wild_count, 1) + 1 if tight and settings.no_adjacent else wild_count + 1
-    ace_places = _POSITIONS[(settings.ace, settings.no_aces)][ACE]
+    ace_places = settings.ace_places
     aces_high, aces_low = ACE_HIGH in ace_places, ACE_LOW in ace_places
     group_of = list(range(len(codes)))  # per card, an earlier card of its group (itself for the first)
     last_of_rank = [-1] * (ACE_HIGH + 1)
@@ -545,14 +525,14 @@ def _link_high_ace(group_of: list[int], ace: int, last_index: int, last_place: i
 
 
 # Solved components, shared across hands: a table sees the same small groups again and again.
-_SOLVED: dict[tuple[object, ...], _Component] = {}
+_SOLVED: dict[tuple[object, ...], _Component] = cache("solved components")
 _SOLVED_LIMIT = 20_000
 
 
 def _component(
-    codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: Settings, wild_value: int
+    codes: tuple[_Code, ...], values: tuple[int, ...], wild_count: int, settings: MeldRules, wild_value: int
 ) -> _Component:
-    key = (codes, values, wild_count, settings, wild_value)
+    key = (codes, values, wild_count, settings.search_key, wild_value)
     component = _SOLVED.get(key)
     if component is None:
         if len(_SOLVED) >= _SOLVED_LIMIT:
@@ -610,7 +590,7 @@ def _solve(
     card_of: dict[int, Card],
     wilds: list[Card],
     values: Sequence[int],
-    settings: Settings,
+    settings: MeldRules,
     all_wild: bool,
     out_only: bool = False,
 ) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
@@ -624,7 +604,7 @@ def _solve(
     top_wild = values[wild_values[0].code] if wilds else 0
     # The search takes each component's cards suit by suit, ranks ascending (aces first).
     distinct = sorted(naturals, key=_SUIT_FIRST.__getitem__)
-    codes: list[_Code] = [(code & 3, code >> 2) for code in distinct]
+    codes: list[_Code] = [(code & SUIT_MASK, code >> SUIT_BITS) for code in distinct]
     parts: list[tuple[_Component, int, list[Card]]] = []
     loners: list[int] = []
     for group in _components(codes, wild_count, settings):
@@ -651,7 +631,7 @@ def _combine(
     card_of: dict[int, Card],
     wild_values: list[Card],
     values: Sequence[int],
-    settings: Settings,
+    settings: MeldRules,
     all_wild: bool,
     out_only: bool = False,
 ) -> tuple[int, list[tuple[Card, ...]], list[Card]]:
@@ -818,13 +798,13 @@ class SubHands:
         packed: int,
         width: int,
         wild_values: Sequence[int],
-        rules: RuleSet,
+        rules: MeldRules,
         values: Sequence[int],
     ):
         """`cards`: the distinct natural cards of the hand, and `shifts` where each one's count
         sits in the packed counts; `packed`: the whole hand's counts; `wild_values`: the points of
         each of its wilds."""
-        settings = self.settings = _settings(rules)
+        settings = self.settings = rules
         self.values = values
         self.wild_values = wild_values = sorted(wild_values, reverse=True)
         self.wild_count = wild_count = len(wild_values)
@@ -833,7 +813,7 @@ class SubHands:
         self.suffix = [sum(wild_values[r:]) for r in range(wild_count + 1)]
         # Lone naturals get a vector of their own where they may take two wilds each.
         self.melds_loners = not settings.limit and wild_count >= 2
-        self.all_wild_melds = rules.options.wild_limit is WildLimit.NONE
+        self.all_wild_melds = settings.all_wild
         self.all_wild = self.all_wild_melds and wild_count >= 3
         field = (1 << width) - 1
         # The cards suit by suit, ranks ascending (aces first), as `_components` takes them; each
@@ -844,7 +824,7 @@ class SubHands:
             in_order = itemgetter(*sorted(range(len(cards)), key=sort_keys.__getitem__))
             ordered, where_of = list(in_order(cards)), list(in_order(shifts))
         naturals = [card.code for card in ordered]
-        codes: list[_Code] = [(code & 3, code >> 2) for code in naturals]
+        codes: list[_Code] = [(code & SUIT_MASK, code >> SUIT_BITS) for code in naturals]
         masks = [field << shift for shift in where_of]
         self.naturals_mask = sum(masks)
         points = [values[code] for code in naturals]
@@ -1049,41 +1029,11 @@ def _flex_splits(flex: list[Card]) -> Iterator[list[Card]]:
         yield [card for card, count in zip(cards, counts, strict=True) for _ in range(count)]
 
 
-_SETTINGS: dict[int, tuple[RuleSet, Settings]] = {}
-
-
-def _settings(rules: RuleSet) -> Settings:
-    """Settings per rule set, remembered by identity: hashing a whole rule set costs more than the search."""
-    known = _SETTINGS.get(id(rules))
-    if known is None or known[0] is not rules:
-        if len(_SETTINGS) > 256:
-            _SETTINGS.clear()
-        known = _SETTINGS[id(rules)] = (rules, Settings.of(rules))
-    return known[1]
-
-
-CODES = 56  # Card.code: 0 for a joker, rank * 4 + suit for the others
-_SUIT_FIRST = [(code & 3) * CODES + code for code in range(CODES)]  # sorts codes suit by suit, ranks ascending
-_WILD_FLAGS: dict[int, tuple[RoundInfo, list[bool]]] = {}
-
-
-def _wild_flags(info: RoundInfo) -> list[bool]:
-    """Whether each card code is wild this round, remembered by identity of the round."""
-    known = _WILD_FLAGS.get(id(info))
-    if known is None or known[0] is not info:
-        if len(_WILD_FLAGS) > 1024:
-            _WILD_FLAGS.clear()
-        flags = [False] * CODES
-        flags[0] = info.jokers_wild
-        for rank in info.wild_ranks:
-            for suit in range(4):
-                flags[int(rank) * 4 + suit] = True
-        known = _WILD_FLAGS[id(info)] = (info, flags)
-    return known[1]
+_SUIT_FIRST = SUIT_FIRST  # sorts codes suit by suit, ranks ascending
 
 
 # Card.sort_key as one number per card code (suit, then rank; jokers last), for sorting leftovers.
-_SORT_ORDER = [4 * CODES] + [(code & 3) * CODES + (code >> 2) for code in range(1, CODES)]
+_SORT_ORDER = SORT_ORDER
 
 
 def _sort_key(card: Card) -> int:
@@ -1099,8 +1049,8 @@ def arrange(
     `out_only`: only arrangements that meld every card are looked for, so the answer is exact only
     where its penalty is 0 (and then the same as without).
     """
-    settings = _settings(rules)
-    wild = _wild_flags(info)
+    settings = meld_rules(rules, info)
+    wild = settings.wild
     naturals: dict[int, int] = {}
     card_of: dict[int, Card] = {}
     wilds = []
@@ -1111,8 +1061,8 @@ def arrange(
         else:
             naturals[code] = naturals.get(code, 0) + 1
             card_of[code] = card
-    flex = [card for card in wilds if card.rank is not None] if rules.options.wild_in_place_natural else []
-    all_wild = rules.options.wild_limit is WildLimit.NONE
+    flex = [card for card in wilds if card.rank is not None] if settings.in_place_natural else []
+    all_wild = settings.all_wild
     best: tuple[int, list[tuple[Card, ...]], list[Card]] | None = None
     for selves in _flex_splits(flex):  # the first split (the only one, usually) has no wild as itself
         split = _standing_as_themselves(selves, naturals, card_of, wilds) if selves else (naturals, card_of, wilds)
@@ -1127,7 +1077,7 @@ def _arrangement(penalty: int, melds: list[tuple[Card, ...]], unmelded: list[Car
     return Arrangement(tuple(melds), tuple(sorted(unmelded, key=_sort_key)), penalty)
 
 
-_VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = {}
+_VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = cache("penalty values by round")
 
 
 def penalty_values(table: PenaltyTable, info: RoundInfo) -> list[int]:
@@ -1137,10 +1087,9 @@ def penalty_values(table: PenaltyTable, info: RoundInfo) -> list[int]:
         if len(_VALUES) > 1024:
             _VALUES.clear()
         values = [base_penalty(Card.JOKER, table, info.jokers_wild)] + [0] * (CODES - 1)
-        for rank in Rank:
-            for suit in Suit:
-                card = Card(rank, suit)
-                values[card.code] = base_penalty(card, table, info.is_wild(card))
+        for code, rank, suit in every_code():
+            card = Card(rank, suit)
+            values[code] = base_penalty(card, table, info.is_wild(card))
         known = _VALUES[(id(info), table)] = (info, values)
     return known[1]
 

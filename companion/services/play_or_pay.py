@@ -29,6 +29,7 @@ from companion.services.store import (
 )
 from engine import play_or_pay as pop
 from engine.cards import Card, Rank, Suit
+from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
 
 KIND = HANDS_KIND
@@ -195,7 +196,7 @@ class Table:
     @property
     def lead_suits(self) -> tuple[Suit, ...]:
         """The suits a lead may be in: those not yet played this hand."""
-        return tuple(suit for suit in Suit if suit not in self.hand.suits_played)
+        return tuple(suit for suit in STANDARD_SUITS if suit not in self.hand.suits_played)
 
     @property
     def ranks(self) -> tuple[Rank, ...]:

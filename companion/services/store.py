@@ -24,7 +24,7 @@ from companion.errors import Conflict, InvalidInput, NotFound, PreconditionRequi
 from companion.extensions import db
 from companion.models import Game, Group, utc_now
 from engine import dealing
-from engine.cards import Suit
+from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
 from engine.rules import (
     OPTION_SPECS,
@@ -45,7 +45,7 @@ ROUNDS_KIND = "rummy"
 HANDS_KIND = "stops"
 """The preset kind of games played in hands, card by card: Play or Pay."""
 MAX_NAME_LENGTH = 40
-SUITS: tuple[tuple[str, bool], ...] = tuple((suit.symbol, suit.is_red) for suit in Suit)
+SUITS: tuple[tuple[str, bool], ...] = tuple((suit.symbol, suit.is_red) for suit in STANDARD_SUITS)
 """Each suit's symbol and whether it is red, for the pages."""
 
 _T = TypeVar("_T")

@@ -13,7 +13,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from engine.api import turn_scores_json
-from engine.cards import Card, Rank, Suit, format_cards
+from engine.cards import Card, Rank, format_cards
+from engine.deck import STANDARD_SUITS
 from engine.errors import CannotGoOut
 from engine.layoffs import layoff_turns
 from engine.rules import rule_set
@@ -137,7 +138,7 @@ CASES = [
     ("3-13", {"ace": "low", "wild_limit": "not_more_than_naturals"}),
     ("3-13", {"wild_in_place_natural": True, "ace": "both"}),
 ]
-SUITS = list(Suit)
+SUITS = list(STANDARD_SUITS)
 RANKS = list(Rank)
 
 

@@ -13,13 +13,11 @@ from dataclasses import replace
 
 from engine.cards import Card, MeldCard, Rank, Suit
 from engine.errors import IllegalLayoff
+from engine.layoff_quick import _UNSURE
 from engine.layoffs import (
     _BITS,
     _FIELD,
-    _PLACE_CARD,
     _QUIET,
-    _SUIT_ROWS,
-    _UNSURE,
     Place,
     Placement,
     TableMeld,
@@ -28,11 +26,12 @@ from engine.layoffs import (
     _extend,
     _LayoffSearch,
     _over,
-    _wild_codes,
 )
+from engine.meldrules import wild_table as _wild_codes
 from engine.melds import MAX_RUN, MeldKind, rank_positions, run_range, set_with_free_wilds_placed
 from engine.rules import RuleSet, WildLimit
 from engine.schedule import RoundInfo
+from engine.tablemeld import _PLACE_CARD, _SUIT_ROWS
 
 
 def _wild_groups(

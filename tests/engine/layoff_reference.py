@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import Card, MeldCard, Rank, Suit
+from engine.deck import STANDARD_SUITS
 from engine.rules import AceRule, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 from tests.engine.reference import reference_best
@@ -111,7 +112,7 @@ def set_ok(rank: Rank, cards: tuple[Card, ...], ctx: Ctx) -> bool:
         return False
     wilds = [card for card in cards if ctx.is_wild(card)]
     naturals = [card for card in cards if not ctx.is_wild(card)]
-    for suits in itertools.product(list(Suit), repeat=len(wilds)):
+    for suits in itertools.product(list(STANDARD_SUITS), repeat=len(wilds)):
         roles = [Card(rank, suit) for suit in suits]
         counted = sum(_counts_wild(card, role, ctx) for card, role in zip(wilds, roles, strict=True))
         if ctx.limit and 2 * counted > len(cards):
@@ -150,7 +151,7 @@ def all_layouts(cards: Sequence[MeldCard], ctx: Ctx) -> set[Layout]:
         if layout_ok(layout, ctx):
             found.add(layout)
     suits = {card.suit for card in fixed}
-    for suit in suits if len(suits) == 1 else (list(Suit) if not suits else []):
+    for suit in suits if len(suits) == 1 else (list(STANDARD_SUITS) if not suits else []):
         assert suit is not None
         for start in range(ctx.low, ctx.high - len(cards) + 2):
             window = range(start, start + len(cards))

@@ -10,7 +10,8 @@ there EXISTS an assignment of every wild card to a concrete card it stands for s
 
 * the group is a set: three or more cards of one rank; with ``distinct_suit_sets`` at least three
   different suits among the cards as they stand; or
-* the group is a run: three or more cards of one suit on consecutive positions, no wrap, at most 13
+* the group is a run: three or more cards (the preset's minimum run length, where it asks for more) of
+  one suit on consecutive positions, no wrap, at most 13
   cards; an ace stands on position 1 (``ace=low``), 14 (``ace=high``) or either (``ace=both``, never
   both in one run); with ``no_aces_in_runs`` no card, natural or wild, stands as an ace in a run;
 
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import Card, MeldCard, Rank, Suit
+from engine.deck import STANDARD_SUITS
 from engine.rules import AceRule, PenaltyTable, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
@@ -109,6 +111,7 @@ class _Context:
     wild_limit: bool
     no_adjacent: bool
     in_place_natural: bool
+    min_run: int  # the fewest cards a run may hold
 
     def is_wild(self, card: Card) -> bool:
         return card in self.wild_cards
@@ -137,6 +140,7 @@ def _context(rules: RuleSet, info: RoundInfo) -> _Context:
         wild_limit=options.wild_limit is WildLimit.NOT_MORE_THAN_NATURALS,
         no_adjacent=options.no_adjacent_wilds,
         in_place_natural=options.wild_in_place_natural,
+        min_run=rules.preset.min_run_length,
     )
 
 
@@ -167,7 +171,7 @@ def _suit_choices(classes: list[tuple[Card | None, int]], rank: Rank) -> Iterato
 
     def suits_for(label: Card | None) -> list[Suit]:
         own = label.suit if label is not None and label.rank == rank else None
-        return sorted(Suit, key=lambda suit: suit is not own)
+        return sorted(STANDARD_SUITS, key=lambda suit: suit is not own)
 
     per_class = [
         [
@@ -243,14 +247,14 @@ def _set_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card
 def _run_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card, ...]]:
     """Each legal reading of the group as a run: the cards it stands for, lowest position first."""
     length = len(cards)
-    if length > MAX_RUN:
+    if length > MAX_RUN or length < ctx.min_run:
         return
     naturals = [card for card in cards if not ctx.is_wild(card)]
     wilds = [card for card in cards if ctx.is_wild(card)]
     natural_suits = {card.suit for card in naturals}
     if len(natural_suits) > 1:
         return
-    suits = list(natural_suits) if natural_suits else list(Suit)
+    suits = list(natural_suits) if natural_suits else list(STANDARD_SUITS)
     classes = _wild_classes(wilds, ctx)
     for suit in suits:
         assert suit is not None
@@ -341,14 +345,15 @@ def reference_meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: Rou
     for rank in Rank:
         if any(stands.rank != rank for _, stands in pinned):
             continue
-        for suits in itertools.product(Suit, repeat=len(free)):
+        for suits in itertools.product(STANDARD_SUITS, repeat=len(free)):
             pairs = pinned + [(card, Card(rank, suit)) for card, suit in zip(free, suits, strict=True)]
             if _legal_set_pairs(pairs, ctx):
                 shapes.add(("set", int(rank), ""))
                 break
-    for suit in Suit:
+    for suit in STANDARD_SUITS:
         for low in range(ctx.run_low, ctx.run_high - len(cards) + 2):
-            if len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, range(low, low + len(cards)), ctx):
+            window = range(low, low + len(cards))
+            if ctx.min_run <= len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, window, ctx):
                 shapes.add(("run", low, suit.value))
     return frozenset(shapes)
 
@@ -360,7 +365,9 @@ def reference_run_ok(
     consecutive and allowed (an ace only where the ``ace`` option puts it), every natural and role
     on its own place, and the wild rules kept."""
     ctx = _context(rules, info)
-    if len(cards) < 3 or len(cards) > MAX_RUN or sorted(places) != list(range(min(places), min(places) + len(cards))):
+    if not max(3, ctx.min_run) <= len(cards) <= MAX_RUN:
+        return False
+    if sorted(places) != list(range(min(places), min(places) + len(cards))):
         return False
     if not ctx.run_low <= min(places) <= max(places) <= ctx.run_high:
         return False
@@ -553,7 +560,7 @@ def reference_declarer_meld_ok(meld: DeclarerMeld, rules: RuleSet, info: RoundIn
         return False
     if len({role.rank for role in roles}) == 1:
         return not ctx.distinct_suits or len({role.suit for role in roles}) >= 3
-    if len({role.suit for role in roles}) != 1 or len(cards) > MAX_RUN:
+    if len({role.suit for role in roles}) != 1 or not ctx.min_run <= len(cards) <= MAX_RUN:
         return False
     # The roles alone may leave open which end an ace stands at (2 to King plus an ace, ace both
     # ways): the meld is legal when either layout keeps the wild rules.

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.meldrules import MeldRules as Settings
 from engine.solver import (
     _LOW_BITS,
-    _POSITIONS,
-    _RUN_RANGES,
     _STARTS,
     INF,
     MAX_RUN,
-    Settings,
     _Choice,
     _Code,
     _Meld,
@@ -39,10 +37,9 @@ class ComponentBefore:
         self.values = values
         self.wild_count = wild_count
         self.size = wild_count + 1
-        aces = (settings.ace, settings.no_aces)
-        self.lowest, self.highest = _RUN_RANGES[aces]
-        self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct
-        self.table = table = _POSITIONS[aces]
+        self.lowest, self.highest = settings.lowest, settings.highest
+        self.limit, self.no_adjacent, self.distinct = settings.limit, settings.no_adjacent, settings.distinct_suits
+        self.table = table = settings.places_by_rank
         by_rank: dict[int, list[int]] = {}
         self.at = [-1] * 64  # by suit * 16 + place, the natural that may take that place in a run, or -1
         at = self.at

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_meld
+from engine.cards import Card, MeldCard, Rank, parse_meld
 from engine.contracts import check_contract, verify_joker_swap
+from engine.deck import STANDARD_SUITS
 from engine.layoffs import can_lay_off, table_melds
 from engine.melds import check_meld
 from engine.penalties import hand_penalty
@@ -95,7 +96,7 @@ def reference_points(cards: Sequence[Card], ace: int, joker: int) -> int:
 
 # --- strategies --------------------------------------------------------------------------
 
-naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit)))
+naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(STANDARD_SUITS)))
 any_card = st.one_of(naturals, st.just(Card.JOKER))
 
 
@@ -104,7 +105,7 @@ def near_sets(draw: st.DrawFn) -> list[Card]:
     rank = draw(st.sampled_from(list(Rank)))
     size = draw(st.integers(2, 5))
     cards = [
-        Card.JOKER if draw(st.integers(0, 3)) == 0 else Card(rank, draw(st.sampled_from(list(Suit))))
+        Card.JOKER if draw(st.integers(0, 3)) == 0 else Card(rank, draw(st.sampled_from(list(STANDARD_SUITS))))
         for _ in range(size)
     ]
     return perturbed(draw, cards)
@@ -112,7 +113,7 @@ def near_sets(draw: st.DrawFn) -> list[Card]:
 
 @st.composite
 def near_runs(draw: st.DrawFn) -> list[Card]:
-    suit = draw(st.sampled_from(list(Suit)))
+    suit = draw(st.sampled_from(list(STANDARD_SUITS)))
     size = draw(st.integers(3, 7))
     start = draw(st.integers(1, 15 - size))
     cards = []
@@ -202,7 +203,7 @@ def test_held_cards_score_in_full_as_the_reference(
 @st.composite
 def runs_with_a_joker(draw: st.DrawFn) -> tuple[str, Card]:
     """A legal run written with its jokers' roles, and the natural one joker stands for."""
-    suit = draw(st.sampled_from(list(Suit)))
+    suit = draw(st.sampled_from(list(STANDARD_SUITS)))
     size = draw(st.integers(4, 8))
     start = draw(st.integers(1, 15 - size))
     naturals = [Card(Rank.ACE if place in (1, 14) else Rank(place), suit) for place in range(start, start + size)]
@@ -232,12 +233,12 @@ def table_and_layoff(draw: st.DrawFn) -> tuple[list[Card], list[Card]]:
     lay off on it: near cards of its rank or suit, jokers, or any card."""
     if draw(st.booleans()):
         rank = draw(st.sampled_from(list(Rank)))
-        meld = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 4)))]
+        meld = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(draw(st.integers(3, 4)))]
         if draw(st.booleans()):
             meld[0] = Card.JOKER
-        near = st.builds(Card, st.just(rank), st.sampled_from(list(Suit)))
+        near = st.builds(Card, st.just(rank), st.sampled_from(list(STANDARD_SUITS)))
     else:
-        suit = draw(st.sampled_from(list(Suit)))
+        suit = draw(st.sampled_from(list(STANDARD_SUITS)))
         size = draw(st.integers(4, 6))
         start = draw(st.integers(1, 15 - size))
         meld = [Card(Rank.ACE if place in (1, 14) else Rank(place), suit) for place in range(start, start + size)]

@@ -10,12 +10,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
+from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
 from engine.layoffs import _find_readings, _may_meld, declarer_melds, table_melds
 from engine.rules import AceRule, RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 
-CARDS = [Card(rank, suit) for rank in Rank for suit in Suit] + [Card.JOKER]
+CARDS = [Card(rank, suit) for rank in Rank for suit in STANDARD_SUITS] + [Card.JOKER]
 
 
 def may_meld(cards: Sequence[Card], info: RoundInfo) -> bool:
@@ -27,7 +28,7 @@ def may_meld(cards: Sequence[Card], info: RoundInfo) -> bool:
     variant=st.sampled_from(["pay-me", "3-13", "three-thirteen"]),
     ace=st.sampled_from(list(AceRule)),
     number=st.integers(1, 11),
-    suit=st.sampled_from(list(Suit)),
+    suit=st.sampled_from(list(STANDARD_SUITS)),
     ranks=st.lists(st.sampled_from(list(Rank)), min_size=2, max_size=9),
     others=st.lists(st.sampled_from(CARDS), max_size=4),
 )
@@ -70,11 +71,11 @@ def loose_hands(draw: st.DrawFn) -> tuple[str, RuleSet, RoundInfo]:
     while len(hand) < info.cards:
         size = min(draw(st.integers(3, 6)), max(info.cards - len(hand), 3))
         if draw(st.booleans()):
-            suit, low = draw(st.sampled_from(list(Suit))), draw(st.integers(1, 14 - size))
+            suit, low = draw(st.sampled_from(list(STANDARD_SUITS))), draw(st.integers(1, 14 - size))
             meld = [Card(Rank(place) if place > 1 else Rank.ACE, suit) for place in range(low, low + size)]
         else:
             rank = draw(st.sampled_from(list(Rank)))
-            meld = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(size)]
+            meld = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(size)]
         for _ in range(draw(st.integers(0, 2))):
             if wilds:
                 meld[draw(st.integers(0, size - 1))] = draw(st.sampled_from(wilds))

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
+from engine.cards import Card, MeldCard, Rank, parse_cards
+from engine.deck import STANDARD_SUITS
 from engine.errors import CannotGoOut, IllegalMeld
 from engine.layoffs import can_lay_down, verify_laid_down
 from engine.melds import check_meld
@@ -310,24 +311,28 @@ def meldable_hands(draw: st.DrawFn) -> tuple[list[Card], RuleSet, RoundInfo]:
     options: dict[str, object] = draw(st.sampled_from(OPTION_SETS))
     rules = rule_set(draw(st.sampled_from(ARRANGED_PRESETS)), options)
     info = draw(st.sampled_from(schedule(rules)))
-    wilds = [card for card in [Card.JOKER, *(Card(rank, suit) for rank in Rank for suit in Suit)] if info.is_wild(card)]
+    wilds = [
+        card
+        for card in [Card.JOKER, *(Card(rank, suit) for rank in Rank for suit in STANDARD_SUITS)]
+        if info.is_wild(card)
+    ]
     hand: list[Card] = []
     for _ in range(draw(st.integers(1, 4))):
         size = draw(st.integers(3, 5))
         if draw(st.booleans()):
-            suit = draw(st.sampled_from(list(Suit)))
+            suit = draw(st.sampled_from(list(STANDARD_SUITS)))
             low = draw(st.integers(2, 14 - size))
             meld = [Card(Rank(place), suit) for place in range(low, low + size)]
         else:
             rank = draw(st.sampled_from(list(Rank)))
-            meld = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(size)]
+            meld = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(size)]
         with_wild: bool = draw(st.booleans())
         if wilds and with_wild:
             meld[draw(st.integers(0, size - 1))] = draw(st.sampled_from(wilds))
         hand += meld
     change = draw(st.sampled_from(["none", "stray", "short"]))
     if change == "stray":
-        hand.append(Card(draw(st.sampled_from(list(Rank))), draw(st.sampled_from(list(Suit)))))
+        hand.append(Card(draw(st.sampled_from(list(Rank))), draw(st.sampled_from(list(STANDARD_SUITS)))))
     elif change == "short":
         hand.pop(draw(st.integers(0, len(hand) - 1)))
     assume(all(count <= 3 for card, count in Counter(hand).items() if card != Card.JOKER))  # 3 decks at most

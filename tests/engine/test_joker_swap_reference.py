@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from engine.api import layoff_json
 from engine.cards import Card, Rank, Suit
+from engine.deck import STANDARD_SUITS
 
 CR = "contract-rummy"
 PROPERTY = settings(max_examples=400, deadline=None)
@@ -86,7 +87,7 @@ def reference(run: Run, laid: Card, joker_swap: bool, twos_wild: bool) -> tuple[
 def runs(draw: st.DrawFn, twos_wild: bool) -> tuple[Run, str]:
     """A legal run with at least two naturals, some of its places held by printed jokers (and, with
     twos wild, by 2s), written ascending or descending, each wild with or without its role."""
-    suit = draw(st.sampled_from(list(Suit)))
+    suit = draw(st.sampled_from(STANDARD_SUITS))
     size = draw(st.integers(4, 13))
     low = draw(st.integers(1, 15 - size))  # never an ace at both ends: at most 13 cards
     spots = list(range(low, low + size))
@@ -102,7 +103,10 @@ def runs(draw: st.DrawFn, twos_wild: bool) -> tuple[Run, str]:
             cards.append(stands)
             written.append(str(stands))
             continue
-        wild = Card(Rank.TWO, draw(st.sampled_from(list(Suit)))) if twos_wild and draw(st.booleans()) else Card.JOKER
+        if twos_wild and draw(st.booleans()):
+            wild = Card(Rank.TWO, draw(st.sampled_from(STANDARD_SUITS)))
+        else:
+            wild = Card.JOKER
         cards.append(wild)
         written.append(f"{wild}={stands}" if draw(st.booleans()) else str(wild))
     if draw(st.booleans()):
@@ -116,7 +120,7 @@ def cases(draw: st.DrawFn) -> tuple[Run, str, Card, bool, bool]:
     run, written = draw(runs(twos_wild))
     near = [run.stands(place) for place in range(run.low - 2, run.high + 3) if 1 <= place <= 14]
     aces = [Card(Rank.ACE, run.suit)]
-    anything = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit)))
+    anything = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(STANDARD_SUITS))
     laid = draw(st.one_of(st.sampled_from(near), st.sampled_from(aces), st.just(Card.JOKER), anything))
     return run, written, laid, draw(st.booleans()), twos_wild
 

@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
+from engine.cards import Card, MeldCard, Rank, parse_cards
+from engine.deck import STANDARD_SUITS
 from engine.errors import IllegalMeld
+from engine.layoff_quick import _UNSURE, _quick_extend
 from engine.layoffs import (
-    _UNSURE,
     TableMeld,
     _layoff_candidates,
     _layoff_or_none,
     _LayoffSearch,
     _pack_counts,
-    _quick_extend,
     placements,
     table_melds,
 )
@@ -86,13 +86,17 @@ def test_the_candidates_are_the_same_and_in_the_same_order(data: Drawn) -> None:
 def _near(table: tuple[TableMeld, ...], info: RoundInfo) -> list[Card]:
     """Cards that might be laid off on the melds: a set's rank, the places just beyond a run's
     ends (an ace at either end), and the wild cards."""
-    cards = [card for card in (Card.JOKER, *(Card(rank, suit) for rank in Rank for suit in Suit)) if info.is_wild(card)]
+    cards = [
+        card
+        for card in (Card.JOKER, *(Card(rank, suit) for rank in Rank for suit in STANDARD_SUITS))
+        if info.is_wild(card)
+    ]
     for meld in table:
         for reading in meld.readings:
             first = reading.read_as[0]
             assert first.suit is not None and first.rank is not None
             if reading.kind is MeldKind.SET:
-                cards += [Card(first.rank, suit) for suit in Suit]
+                cards += [Card(first.rank, suit) for suit in STANDARD_SUITS]
                 continue
             low, high = reading.positions[0], reading.positions[-1]
             places = [*range(low - 3, low), *range(high + 1, high + 4), 1, 14]

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard
 from engine.errors import IllegalLayoff
-from engine.layoffs import _UNSURE, TableMeld, _extend, _quick_extend, table_melds
+from engine.layoff_quick import _UNSURE, _quick_extend
+from engine.layoffs import TableMeld, _extend, table_melds
 from engine.melds import MeldKind, rank_at
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info

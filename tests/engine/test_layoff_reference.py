@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit
+from engine.cards import Card, MeldCard, Rank
+from engine.deck import STANDARD_SUITS
 from engine.layoffs import TableMeld, can_lay_off, lay_off, score_in_turn, score_with_layoffs, table_melds
 from engine.melds import MeldKind
 from engine.rules import RuleSet, rule_set
@@ -21,7 +22,7 @@ from tests.engine import layoff_reference as ref
 
 PRESETS = ("pay-me", "pay-me-family", "three-thirteen", "3-13")
 DECKS = {"pay-me": (3, 6), "pay-me-family": (2, 4), "three-thirteen": (2, 0), "3-13": (3, 6)}
-NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+NATURALS = tuple(Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank)
 FACES = (Card.JOKER, *NATURALS)
 CHECK = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
@@ -67,7 +68,7 @@ def layoff_games(draw: st.DrawFn, roles: bool = True) -> Drawn:
     for _ in range(draw(st.integers(1, 2))):
         is_set = not draw(st.integers(0, 2))
         if not is_set:
-            suit = draw(st.sampled_from(list(Suit)))
+            suit = draw(st.sampled_from(list(STANDARD_SUITS)))
             length = draw(st.integers(3, 13))
             assume(ctx.high - ctx.low + 1 >= length)
             start = draw(st.integers(ctx.low, ctx.high - length + 1))
@@ -80,8 +81,8 @@ def layoff_games(draw: st.DrawFn, roles: bool = True) -> Drawn:
             near.append(Card(Rank.ACE, suit))
         else:
             rank = draw(st.sampled_from(list(Rank)))
-            stands = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 4)))]
-            near += [Card(rank, suit) for suit in Suit]
+            stands = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(draw(st.integers(3, 4)))]
+            near += [Card(rank, suit) for suit in STANDARD_SUITS]
         laid = []
         for role in stands:
             card = take(wilds) if wilds and not draw(st.integers(0, 4)) else None

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, Suit
+from engine.deck import CODES, STANDARD_SUITS, SUIT_MASK
 from engine.errors import EngineError
 from engine.layoffs import (
     LayoffScore,
@@ -80,16 +81,16 @@ def _random_round(
     rules = rule_set(variant)
     info = schedule(rules)[10]  # the 13-card round
     while True:
-        deck = [Card(rank, suit) for suit in Suit for rank in Rank] * 3 + [Card.JOKER] * 6
+        deck = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] * 3 + [Card.JOKER] * 6
         wilds = [card for card in deck if info.is_wild(card)]
         cards: list[Card] = []
         for size in rng.choice([(3, 3, 3, 4), (3, 5, 5), (4, 4, 5), (3, 4, 6), (6, 7), (3, 10)]):
             if rng.random() < 0.5:
-                suit, low = rng.choice(list(Suit)), rng.randint(2, 14 - size)
+                suit, low = rng.choice(list(STANDARD_SUITS)), rng.randint(2, 14 - size)
                 meld = [Card(Rank(place), suit) for place in range(low, low + size)]
             else:
                 rank = rng.choice([rank for rank in Rank if rank is not Rank.ACE])
-                meld = [Card(rank, rng.choice(list(Suit))) for _ in range(size)]
+                meld = [Card(rank, rng.choice(list(STANDARD_SUITS))) for _ in range(size)]
             meld = [rng.choice(wilds) if info.is_wild(card) else card for card in meld]
             if rng.random() < 0.4:
                 meld[rng.randrange(1, size - 1)] = rng.choice(wilds)
@@ -119,14 +120,14 @@ def _tables_before(
     """The lay-off search's tables as its set-up made them before (main at b4853be): card by card,
     and place by place out from each run's ends."""
     keys = tuple(hand)
-    wild = [info.is_wild(Card.JOKER)] + [False] * 55
+    wild = [info.is_wild(Card.JOKER)] + [False] * (CODES - 1)
     for rank in Rank:
-        for suit in Suit:
+        for suit in STANDARD_SUITS:
             wild[Card(rank, suit).code] = info.is_wild(Card(rank, suit))
     natural_at = tuple(index for index, card in enumerate(keys) if not wild[card.code])
     wild_at = tuple(index for index, card in enumerate(keys) if wild[card.code])
     wild_count = sum(hand[keys[index]] for index in wild_at)
-    at_code = [-1] * 56
+    at_code = [-1] * CODES
     for at in natural_at:
         at_code[keys[at].code] = at
     lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
@@ -137,7 +138,7 @@ def _tables_before(
             first = reading.read_as[0]
             if reading.kind is MeldKind.SET:
                 assert first.rank is not None
-                fits.update(at for at in at_code[int(first.rank) * 4 : int(first.rank) * 4 + 4] if at >= 0)
+                fits.update(at for at in at_code[first.code & ~SUIT_MASK :][: len(Suit)] if at >= 0)
                 continue
             assert first.suit is not None
             low, high = reading.positions[0], reading.positions[-1]

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, format_cards
+from engine.deck import STANDARD_SUITS
 from engine.melds import (
     MeldKind,
     Reading,
@@ -63,7 +64,7 @@ def tables(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo]:
 
 
 def _wild_pool(info: RoundInfo) -> list[Card]:
-    pool = [Card(rank, suit) for rank in sorted(info.wild_ranks) for suit in Suit]
+    pool = [Card(rank, suit) for rank in sorted(info.wild_ranks) for suit in STANDARD_SUITS]
     return pool + [Card.JOKER] * 3 if info.jokers_wild else pool
 
 
@@ -73,14 +74,14 @@ def melds(draw: st.DrawFn) -> Drawn:
     rules, info = draw(tables())
     wilds = _wild_pool(info)
     shape = draw(st.sampled_from(["run", "run", "set", "loose"]))
-    suit = draw(st.sampled_from(list(Suit)))
+    suit = draw(st.sampled_from(list(STANDARD_SUITS)))
     if shape == "run":
         length = draw(st.one_of(st.integers(3, 6), st.integers(7, 14)))  # 14: A to K and A again (D14)
         start = draw(st.integers(1, 15 - length))
         intended = [Card(rank_at(place), suit) for place in range(start, start + length)]
     elif shape == "set":
         rank = draw(st.sampled_from(list(Rank)))
-        intended = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 6)))]
+        intended = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(draw(st.integers(3, 6)))]
     else:
         near = [Card(Rank(rank), other) for rank in range(1, 14) for other in (suit, Suit.CLUBS)]
         first = draw(st.integers(0, len(near) - 6))
@@ -136,7 +137,7 @@ def _written_runs(group: list[MeldCard], rules: RuleSet, info: RoundInfo) -> set
     down when the middle 2♠ may stand for itself (Wild in its own place is natural)."""
     return {
         (suit, min(places))
-        for suit in Suit
+        for suit in STANDARD_SUITS
         for step in (1, -1)
         for start in range(1, 15)
         for places in ([start + step * index for index in range(len(group))],)
@@ -256,12 +257,12 @@ def placed_melds(draw: st.DrawFn) -> tuple[RuleSet, RoundInfo, MeldKind, list[Me
     kind = draw(st.sampled_from([MeldKind.SET, MeldKind.RUN]))
     if kind is MeldKind.SET:
         rank = draw(st.sampled_from(list(Rank)))
-        intended = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(2, 6)))]
+        intended = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(draw(st.integers(2, 6)))]
     else:
         lowest, highest = run_range(rules.options.ace, rules.options.no_aces_in_runs)
         length = draw(st.one_of(st.integers(2, 5), st.integers(2, min(14, highest - lowest + 1))))
         start = draw(st.integers(lowest, highest - length + 1))
-        suit = draw(st.sampled_from(list(Suit)))
+        suit = draw(st.sampled_from(list(STANDARD_SUITS)))
         intended = [Card(rank_at(place), suit) for place in range(start, start + length)]
     group = []
     for card in intended:

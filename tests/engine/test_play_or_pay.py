@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, Suit
+from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
 from engine.play_or_pay import (
     CHIPS_OPTION,
@@ -45,7 +46,7 @@ from engine.play_or_pay import (
 
 THREE = ["Ann", "Bob", "Cy"]
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
-DECK = [Card(rank, suit) for suit in Suit for rank in Rank]
+DECK = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank]
 
 
 def c(text: str) -> Card:

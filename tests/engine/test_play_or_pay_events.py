@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import play_or_pay
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Rank
+from engine.deck import STANDARD_SUITS
 from engine.errors import CardError, EngineError
 from engine.play_or_pay import (
     MAX_CHIPS,
@@ -49,7 +50,7 @@ from engine.play_or_pay import (
 
 THREE = ("Ann", "Bob", "Cy")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
-DECK = [Card(rank, suit) for suit in Suit for rank in Rank]
+DECK = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank]
 
 
 def exactly(message: str) -> str:

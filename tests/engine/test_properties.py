@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, Suit, format_cards, parse_cards, parse_meld
+from engine.deck import STANDARD_SUITS
 from engine.melds import check_meld
 from engine.penalties import hand_penalty
 from engine.rules import rule_set
@@ -31,7 +32,7 @@ OPTION_SETS: list[dict[str, object]] = [
     {"wild_limit": "not_more_than_naturals", "no_adjacent_wilds": True},
 ]
 
-naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit)))
+naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(STANDARD_SUITS)))
 cards = st.one_of(naturals, st.just(Card.JOKER))
 
 
@@ -107,14 +108,14 @@ def set_like_groups(draw: st.DrawFn) -> Drawn:
     info = round_info(rules, number)
     natural_ranks = [rank for rank in Rank if rank not in info.wild_ranks]
     rank = draw(st.sampled_from(natural_ranks))
-    group = [Card(rank, suit) for suit in draw(st.lists(st.sampled_from(list(Suit)), min_size=2, max_size=5))]
-    wild_pool = [Card(wild_rank, suit) for wild_rank in info.wild_ranks for suit in Suit]
+    group = [Card(rank, suit) for suit in draw(st.lists(st.sampled_from(list(STANDARD_SUITS)), min_size=2, max_size=5))]
+    wild_pool = [Card(wild_rank, suit) for wild_rank in info.wild_ranks for suit in STANDARD_SUITS]
     if info.jokers_wild:
         wild_pool.append(Card.JOKER)
     if wild_pool:
         group += draw(st.lists(st.sampled_from(wild_pool), max_size=4))
     if draw(st.integers(0, 9)) == 0:
-        group.append(Card(draw(st.sampled_from(natural_ranks)), draw(st.sampled_from(list(Suit)))))
+        group.append(Card(draw(st.sampled_from(natural_ranks)), draw(st.sampled_from(list(STANDARD_SUITS)))))
     return variant, number, options, [MeldCard(card) for card in group]
 
 
@@ -148,13 +149,13 @@ def run_like_groups(draw: st.DrawFn) -> Drawn:
     rules = rule_set(variant, options)
     number = draw(st.integers(1, rules.rounds))
     info = round_info(rules, number)
-    suit = draw(st.sampled_from(list(Suit)))
+    suit = draw(st.sampled_from(list(STANDARD_SUITS)))
     length = draw(st.integers(3, 7))
     start = draw(st.integers(1, 15 - length))
     places = list(range(start, start + length))
     if draw(st.booleans()):  # open a gap
         del places[draw(st.integers(1, length - 2))]
-    wild_pool = [Card(wild_rank, other) for wild_rank in info.wild_ranks for other in Suit]
+    wild_pool = [Card(wild_rank, other) for wild_rank in info.wild_ranks for other in STANDARD_SUITS]
     if info.jokers_wild:
         wild_pool.append(Card.JOKER)
     group = []

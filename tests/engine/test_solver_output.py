@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import solver
-from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
+from engine.cards import Card, MeldCard, Rank, parse_cards
+from engine.deck import STANDARD_SUITS
 from engine.melds import check_meld
 from engine.rules import PRESETS, RUMMY_PRESETS, HandScoring, rule_set
 from engine.schedule import schedule
@@ -33,7 +34,7 @@ def deals(draw: st.DrawFn) -> tuple[list[Card], object, object]:
     rules = rule_set(draw(st.sampled_from(ARRANGED_PRESETS)), draw(st.sampled_from(OPTION_SETS)))
     info = draw(st.sampled_from(schedule(rules)))
     row = rules.preset.largest_table
-    deck = [Card(rank, suit) for suit in Suit for rank in Rank] * row.decks + [Card.JOKER] * row.jokers
+    deck = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] * row.decks + [Card.JOKER] * row.jokers
     picks = draw(st.lists(st.integers(0, len(deck) - 1), min_size=info.cards, max_size=info.cards, unique=True))
     return [deck[pick] for pick in picks], rules, info
 
@@ -52,7 +53,7 @@ def test_every_meld_the_solver_prints_is_legal_as_written(deal: tuple[list[Card]
 
 def test_leftovers_come_in_card_order() -> None:
     """The leftovers are sorted by a number per card code that orders cards as Card.sort_key does."""
-    cards = [Card(rank, suit) for suit in Suit for rank in Rank] + [Card.JOKER]
+    cards = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] + [Card.JOKER]
     shuffled = sorted(cards, key=lambda card: (card.code * 37) % 61)
     assert sorted(shuffled, key=solver._sort_key) == sorted(shuffled, key=lambda card: card.sort_key)
     rules = rule_set("pay-me")

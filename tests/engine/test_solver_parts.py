@@ -7,12 +7,14 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.meldrules import MeldRules
 from engine.rules import AceRule
-from engine.solver import INF, MAX_RUN, Settings, _Code, _Component, _components, _pack, _Shapes
+from engine.solver import INF, MAX_RUN, _Code, _Component, _components, _pack, _Shapes
+from tests.engine.search_rules import search_rules
 from tests.engine.solver_component_reference import ComponentBefore, _any_near
 
 
-def components_by_pairs(codes: list[_Code], wild_count: int, rules: Settings, tight: bool = False) -> list[list[int]]:
+def components_by_pairs(codes: list[_Code], wild_count: int, rules: MeldRules, tight: bool = False) -> list[list[int]]:
     """Groups of cards joined by every pair that could share a meld: the same rank, or the same
     suit with places no more than the wild count plus one apart (`tight`, under the side-by-side
     rule: two places, one with no wild)."""
@@ -50,7 +52,7 @@ def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
     codes: set[_Code], wild_count: int, ace: AceRule, no_aces: bool, no_adjacent: bool, tight: bool
 ) -> None:
     ordered = sorted(codes)  # suit by suit, ranks ascending (aces first), as the search takes them
-    rules = Settings(ace=ace, no_aces=no_aces, limit=False, no_adjacent=no_adjacent, distinct=False)
+    rules = search_rules(ace=ace, no_aces=no_aces, limit=False, no_adjacent=no_adjacent, distinct=False)
     expected = components_by_pairs(ordered, wild_count, rules, tight)
     assert _components(ordered, wild_count, rules, tight=tight) == expected
 
@@ -58,7 +60,7 @@ def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
 def test_under_the_side_by_side_rule_the_search_parts_join_naturals_two_places_apart_at_most() -> None:
     """5H and 8H would need two wilds side by side, so they are searched apart, however many wilds
     there are; a low ace and the 3, or a high ace and the queen, one wild between them, are not."""
-    rules = Settings(ace=AceRule.BOTH, no_aces=False, limit=False, no_adjacent=True, distinct=False)
+    rules = search_rules(ace=AceRule.BOTH, no_aces=False, limit=False, no_adjacent=True, distinct=False)
     hearts = [(2, 5), (2, 8)]
     assert _components(hearts, 3, rules, tight=True) == [[0], [1]]
     assert _components(hearts, 3, rules) == [[0, 1]]
@@ -159,7 +161,7 @@ class WalkBefore(ComponentBefore):
 
 # A component to build: its cards (suit, rank) in order, their points, the wild count, the rules and
 # the dearest wild's points.
-_Build = tuple[tuple[_Code, ...], tuple[int, ...], int, Settings, int]
+_Build = tuple[tuple[_Code, ...], tuple[int, ...], int, MeldRules, int]
 
 
 @st.composite
@@ -168,7 +170,7 @@ def component_builds(draw: st.DrawFn, most_cards: int, most_wilds: int) -> _Buil
         sorted(draw(st.sets(st.tuples(st.integers(0, 3), st.integers(1, 13)), min_size=1, max_size=most_cards)))
     )
     flags = draw(st.tuples(st.sampled_from(AceRule), st.booleans(), st.booleans(), st.booleans()))
-    rules = Settings(ace=flags[0], no_aces=flags[1], limit=flags[2], no_adjacent=flags[3], distinct=False)
+    rules = search_rules(ace=flags[0], no_aces=flags[1], limit=flags[2], no_adjacent=flags[3], distinct=False)
     points = tuple(draw(st.lists(st.integers(0, 50), min_size=len(ordered), max_size=len(ordered))))
     return ordered, points, draw(st.integers(0, most_wilds)), rules, draw(st.integers(0, 50))
 
@@ -219,7 +221,7 @@ def test_a_component_solves_as_before_with_the_same_choices(
     (as the lay-off search asks them) the least leftover values, the choices that reach them and
     whether the cards meld out: all as the component before the run shapes were found in one call."""
     ordered = tuple(sorted(codes))
-    rules = Settings(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=distinct)
+    rules = search_rules(ace=ace, no_aces=no_aces, limit=limit, no_adjacent=no_adjacent, distinct=distinct)
     points = tuple(values[: len(ordered)])
     now = _Component(ordered, points, wild_count, rules, wild_value)
     before = ComponentBefore(ordered, points, wild_count, rules, wild_value)
@@ -250,7 +252,9 @@ def test_a_component_starts_with_the_tables_of_the_component_before(build: _Buil
     ordered, points, wild_count, rules, wild_value = build
     now = _Component(ordered, points, wild_count, rules, wild_value)
     before = ComponentBefore(ordered, points, wild_count, rules, wild_value)
-    assert (now.at, now.occupied, now.mates) == (before.at, before.occupied, before.mates)
+    # The tables have room for a fifth suit now (engine.deck); the four suits hold the same.
+    assert (now.at[: len(before.at)], now.occupied[:4], now.mates) == (before.at, before.occupied, before.mates)
+    assert set(now.at[len(before.at) :]) <= {-1} and not any(now.occupied[4:])
     assert (now.replaceable, now.lowest, now.highest, now.table) == (
         before.replaceable,
         before.lowest,

@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, Rank, Suit, format_cards, parse_cards
+from engine.cards import Card, Rank, format_cards, parse_cards
+from engine.deck import STANDARD_SUITS
 from engine.layoffs import score_in_turn, score_with_layoffs, table_melds
 from engine.penalties import base_penalty
 from engine.rules import OPTION_SPECS, AceRule, PenaltyTable, RuleSet, WildLimit, rule_set
@@ -41,7 +42,7 @@ from tests.engine.reference import (
 PRESETS = ("pay-me", "pay-me-family", "three-thirteen", "3-13")
 # The largest table of each preset (RULES.md section 3): (decks, jokers).
 DECKS = {"pay-me": (3, 6), "pay-me-family": (2, 4), "three-thirteen": (2, 0), "3-13": (3, 6)}
-NATURAL_FACES = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+NATURAL_FACES = tuple(Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank)
 FACES = (Card.JOKER, *NATURAL_FACES)
 
 STABLE = settings(
@@ -225,7 +226,7 @@ def games_and_hands(
     wild_count = draw(st.integers(0, min(max_wilds, size))) if wild_pool else 0
     # Bias the naturals towards a few neighbouring ranks in one or two suits, so melds are common.
     centre = draw(st.integers(1, 13))
-    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=2, unique=True))
+    suits = draw(st.lists(st.sampled_from(list(STANDARD_SUITS)), min_size=1, max_size=2, unique=True))
     near = [
         card
         for card in natural_pool
@@ -364,7 +365,7 @@ def test_solver_matches_reference_in_the_aces_wild_round(data: st.DataObject) ->
     info = round_info(rules, 12)
     decks, jokers = DECKS[variant]
     pool = [card for card in FACES if jokers or not card.is_joker]
-    aces = [Card(Rank.ACE, suit) for suit in Suit]
+    aces = [Card(Rank.ACE, suit) for suit in STANDARD_SUITS]
     hand = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=7))
     hand += data.draw(st.lists(st.sampled_from(aces), min_size=1, max_size=2))
     counts = Counter(hand)
@@ -409,7 +410,7 @@ def layoff_games(draw: st.DrawFn, /, **fixed: object) -> LayoffGame:
     near: list[Card] = []
     for _ in range(draw(st.integers(1, 2))):
         if draw(st.booleans()):
-            suit = draw(st.sampled_from(list(Suit)))
+            suit = draw(st.sampled_from(list(STANDARD_SUITS)))
             length = draw(st.integers(3, 5))
             start = draw(st.integers(low, high - length + 1))
             ranks = [Rank.ACE if place == 14 else Rank(place) for place in range(start, start + length)]
@@ -419,8 +420,8 @@ def layoff_games(draw: st.DrawFn, /, **fixed: object) -> LayoffGame:
             near += [Card(Rank.ACE if place == 14 else Rank(place), suit) for place in beside]
         else:
             rank = draw(st.sampled_from(list(Rank)))
-            roles = [Card(rank, draw(st.sampled_from(list(Suit)))) for _ in range(draw(st.integers(3, 4)))]
-            near += [Card(rank, suit) for suit in Suit]
+            roles = [Card(rank, draw(st.sampled_from(list(STANDARD_SUITS)))) for _ in range(draw(st.integers(3, 4)))]
+            near += [Card(rank, suit) for suit in STANDARD_SUITS]
         laid = []
         for role in roles:
             card = take(wild_pool) if wild_pool and not draw(st.integers(0, 3)) else None

@@ -9,10 +9,12 @@ from collections import Counter
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, Rank, Suit, parse_cards
+from engine.cards import Card, Rank, parse_cards
+from engine.deck import STANDARD_SUITS, rank_of, suit_of
+from engine.meldrules import meld_rules
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
-from engine.solver import _SUIT_FIRST, Arrangement, SubHands, _components, _settings, arrange, penalty_values
+from engine.solver import _SUIT_FIRST, Arrangement, SubHands, _components, arrange, penalty_values
 from tests.engine.reference import reference_is_meld, reference_points
 from tests.engine.sub_hands_reference import reference_arrangement
 from tests.engine.test_solver_output import ARRANGED_PRESETS, OPTION_SETS
@@ -32,7 +34,7 @@ def hands_and_removals(draw: st.DrawFn) -> tuple[list[Card], Counter[Card], Rule
     info = draw(st.sampled_from(rounds[-4:] if draw(st.booleans()) else rounds))  # long hands half the time
     row = rules.preset.largest_table
     low, high = (1, 13) if draw(st.booleans()) else sorted(draw(st.lists(st.integers(1, 13), min_size=2, max_size=2)))
-    cards = [Card(Rank(rank), suit) for suit in Suit for rank in range(low, high + 1)]
+    cards = [Card(Rank(rank), suit) for suit in STANDARD_SUITS for rank in range(low, high + 1)]
     deck = cards * row.decks + [Card.JOKER] * row.jokers
     picks = draw(st.lists(st.integers(0, len(deck) - 1), min_size=3, max_size=min(info.cards, len(deck)), unique=True))
     hand = [deck[pick] for pick in picks]
@@ -67,8 +69,8 @@ def _groups(naturals: Counter[Card], wild_count: int, rules: RuleSet, tight: boo
     """The natural cards split into the groups the solver searches apart, with `wild_count` wilds
     (`tight`: as SubHands splits them, see `_components`)."""
     distinct = sorted(naturals, key=lambda card: _SUIT_FIRST[card.code])
-    places = [(card.code & 3, card.code >> 2) for card in distinct]
-    groups = _components(places, wild_count, _settings(rules), tight=tight)
+    places = [(suit_of(card.code), rank_of(card.code)) for card in distinct]
+    groups = _components(places, wild_count, meld_rules(rules, round_info(rules, 1)), tight=tight)  # no wilds read
     return [[distinct[index] for index in group] for group in groups]
 
 
@@ -113,7 +115,7 @@ def test_the_cards_kept_are_arranged_at_their_least_penalty(
         whole,
         WIDTH,
         [values[card.code] for card in wilds],
-        rules,
+        meld_rules(rules, info),
         values,
     )
     kept = held - gone
@@ -137,7 +139,7 @@ def _sub_hands(held: Counter[Card], rules: RuleSet, info: RoundInfo) -> tuple[Su
     wild_values = [values[card.code] for card in held.elements() if info.is_wild(card)]
     whole = sum(count << WIDTH * at[card] for card, count in held.items())
     shifts = [WIDTH * at[card] for card in naturals]
-    return SubHands(naturals, shifts, whole, WIDTH, wild_values, rules, values), at
+    return SubHands(naturals, shifts, whole, WIDTH, wild_values, meld_rules(rules, info), values), at
 
 
 PAY_ME_FOUR = round_info(PAY_ME, 4)
