@@ -65,14 +65,16 @@ class KeyReused(ServiceError):
     status = 422
 
 
-class Unavailable(ServiceError):
+class Unavailable(Exception):
     """The database cannot be reached or cannot write now (503 with Retry-After); `page_message` is
-    the sentence for a page (the API's sentence speaks of the Idempotency-Key, a page's does not)."""
+    the sentence for a page (the API's sentence speaks of the Idempotency-Key, a page's does not).
+    Not a ServiceError: the pages that show a refusal in their form must not show this one there."""
 
     status = 503
 
     def __init__(self, message: str, page_message: str) -> None:
         super().__init__(message)
+        self.message = message
         self.page_message = page_message
 
 
@@ -214,8 +216,6 @@ def install(app: Flask, current_state: CurrentState) -> None:
 
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> Any:
-        if isinstance(error, Unavailable):
-            return unavailable(error)
         if not _is_api():
             return error_page(error.status, sentence(error.message))
         game_id = (request.view_args or {}).get("game_id")
@@ -225,6 +225,7 @@ def install(app: Flask, current_state: CurrentState) -> None:
                 return jsonify({"error": error.message, "current": current}), error.status
         return json_error(error.status, error.message)
 
+    @app.errorhandler(Unavailable)
     def unavailable(error: Unavailable) -> Response:
         if _is_api():
             response, _status = json_error(error.status, error.message)

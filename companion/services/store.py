@@ -19,7 +19,8 @@ from typing import Any, TypeVar
 
 from flask import current_app, g
 from sqlalchemy import bindparam
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -148,18 +149,31 @@ def current_version(game_id: str) -> int:
         with engine.connect() as connection:
             version = connection.execute(_VERSION_OF, {"game_id": game_id}).scalar()
     else:
-        raw = engine.raw_connection()  # back to the pool (rolled back) by close()
-        try:
-            cursor = raw.cursor()
-            cursor.execute(sql, (game_id,))
-            row = cursor.fetchone()
-            cursor.close()
-        finally:
-            raw.close()
-        version = row[0] if row else None
+        version = _raw_version(engine, sql, game_id)
     if version is None:
         raise NotFound("there is no game with that id")
     return int(version)
+
+
+def _raw_version(engine: Engine, sql: str, game_id: str) -> int | None:
+    """The version column read on a raw driver connection. The driver's errors come unwrapped from
+    there: a lost or refused connection is raised as SQLAlchemy's OperationalError, as elsewhere."""
+    dbapi = engine.dialect.loaded_dbapi
+    try:
+        raw = engine.raw_connection()  # back to the pool (rolled back) by close()
+    except (dbapi.OperationalError, dbapi.InterfaceError) as error:
+        raise OperationalError(sql, (game_id,), error) from error
+    try:
+        cursor = raw.cursor()
+        cursor.execute(sql, (game_id,))
+        row = cursor.fetchone()
+        cursor.close()
+    except (dbapi.OperationalError, dbapi.InterfaceError) as error:
+        raw.invalidate()
+        raise OperationalError(sql, (game_id,), error, connection_invalidated=True) from error
+    finally:
+        raw.close()
+    return int(row[0]) if row else None
 
 
 def database_answers() -> bool:
