@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -209,10 +209,30 @@ def test_a_new_game_whose_answer_was_lost_is_found_again(
     assert client.get(f"/api/games/{retry.get_json()['id']}").status_code == 200
 
 
-def test_an_answer_holds_its_own_write_and_the_version_it_made(client: FlaskClient, game: dict[str, Any]) -> None:
-    answer = client.post(f"/api/games/{game['id']}/rounds", json=ROUND, headers=edit_key(game)).get_json()
+def test_an_answer_holds_its_own_write_and_the_version_it_made(
+    client: FlaskClient, app: Flask, game: dict[str, Any]
+) -> None:
+    """Another phone's write lands between this write's commit and its answer: the answer still
+    shows this write's version (it was read back after the commit before issue 24)."""
+    others: list[int] = []
+
+    def another_phone_writes(_session: Session) -> None:
+        if others:
+            return
+        others.append(1)
+        games = Game.__table__
+        with db.engine.begin() as connection:
+            connection.execute(update(games).where(games.c.id == game["id"]).values(version=games.c.version + 1))
+
+    event.listen(Session, "after_commit", another_phone_writes)
+    try:
+        answer = client.post(f"/api/games/{game['id']}/rounds", json=ROUND, headers=edit_key(game)).get_json()
+    finally:
+        event.remove(Session, "after_commit", another_phone_writes)
+    assert others == [1]
     assert answer["version"] == game["version"] + 1
     assert answer["rounds"][-1]["scores"] == ROUND["scores"]
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == game["version"] + 2
 
 
 # ---------------------------------------------------------------- one request sent several times at once
@@ -232,3 +252,67 @@ def test_eight_copies_of_one_request_at_once_write_once(app: Flask) -> None:
     assert {status for status, _ in results} == {201}, results
     assert len({str(answer) for _, answer in results}) == 1, "every copy got the same answer"
     assert count(app, Round) == 1
+
+
+# ---------------------------------------------------------------- every write
+
+
+def test_every_write_of_the_api_takes_the_key_in_the_document(client: FlaskClient) -> None:
+    document = client.get("/api/openapi.json").get_json()
+    judgements = {"/api/check", "/api/best", "/api/layoff", "/api/contract"}  # they store nothing
+    writes = 0
+    for path, item in document["paths"].items():
+        for method, described in item.items():
+            if method not in ("post", "put", "delete") or path in judgements:
+                continue
+            writes += 1
+            names = [parameter.get("name") for parameter in described.get("parameters", [])]
+            assert "Idempotency-Key" in names, (method, path)
+            assert {"422", "503"} <= set(described["responses"]), (method, path)
+    assert writes == 13
+    assert "Retry-After" in document["components"]["responses"]["E503"]["headers"]
+
+
+def test_a_play_or_pay_event_an_undo_and_an_ending_are_each_written_once(client: FlaskClient) -> None:
+    game = api_game(client, "play-or-pay", PLAYERS, "Ann")
+    path = f"/api/games/{game['id']}"
+    hand = {"type": "settle", "winner": "Bob", "cards_left": {"Ann": 3, "Bob": 0, "Cy": 1}}
+    first = client.post(f"{path}/events", json=hand, headers=keyed(game, "hand-1"))
+    again = client.post(f"{path}/events", json=hand, headers=keyed(game, "hand-1"))
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.get_data() == first.get_data()
+    version = first.get_json()["version"]
+    assert version == game["version"] + 1
+    ended = [client.post(f"{path}/end", json={}, headers=keyed(game, "end")) for _ in range(2)]
+    assert [answer.status_code for answer in ended] == [200, 200]
+    assert ended[1].get_data() == ended[0].get_data()
+    undo = {**keyed(game, "reopen"), "If-Match": f'"v{version + 1}"'}
+    undone = [client.delete(f"{path}/events/last", headers=undo) for _ in range(2)]
+    assert [answer.status_code for answer in undone] == [200, 200]
+    assert undone[1].get_data() == undone[0].get_data()
+    assert client.get(path).get_json()["version"] == version + 2  # one ending, one undo
+
+
+def test_an_undo_sent_twice_undoes_one_round(client: FlaskClient, game: dict[str, Any]) -> None:
+    path = f"/api/games/{game['id']}/rounds"
+    second = {"went_out": "Bob", "scores": {"Ann": 5, "Bob": 0, "Cy": 5}}
+    for body, key in ((ROUND, "r1"), (second, "r2")):
+        assert client.post(path, json=body, headers=keyed(game, key)).status_code == 201
+    version = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    undone = [client.delete(f"{path}/last?version={version}", headers=keyed(game, "undo")) for _ in range(2)]
+    assert [answer.status_code for answer in undone] == [200, 200]
+    assert len(undone[1].get_json()["rounds"]) == 1
+    assert len(client.get(f"/api/games/{game['id']}").get_json()["rounds"]) == 1
+
+
+def test_a_group_and_an_import_are_each_made_once(client: FlaskClient, app: Flask, game: dict[str, Any]) -> None:
+    group = {"name": "Fridays", "players": PLAYERS}
+    made = [client.post("/api/groups", json=group, headers={"Idempotency-Key": "fridays"}) for _ in range(2)]
+    assert [answer.status_code for answer in made] == [201, 201]
+    assert made[1].get_json() == made[0].get_json()
+    exported = client.get(f"/api/games/{game['id']}/export").get_data()
+    sent = {"Idempotency-Key": "import-1", "Content-Type": "application/json"}
+    imported = [client.post("/api/games/import", data=exported, headers=sent) for _ in range(2)]
+    assert [answer.status_code for answer in imported] == [201, 201]
+    assert imported[1].get_json() == imported[0].get_json()
+    assert count(app, Game) == 2  # the game and one copy
