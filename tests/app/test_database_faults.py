@@ -103,8 +103,16 @@ def disk_full(app: Flask, where: str = "execute") -> Iterator[None]:
         dialect.do_execute, dialect.do_commit = real_execute, real_commit  # type: ignore[method-assign]
 
 
+@pytest.fixture
+def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app on SQLite, also in the PostgreSQL pass."""
+    with app_on(tmp_path, f"sqlite:///{tmp_path / 'games.sqlite3'}") as app:
+        yield app
+
+
 @pytest.mark.parametrize("where", ["execute", "commit"])
-def test_a_full_sqlite_disk_is_503_and_nothing_is_saved(client: FlaskClient, app: Flask, where: str) -> None:
+def test_a_full_sqlite_disk_is_503_and_nothing_is_saved(sqlite_app: Flask, where: str) -> None:
+    app, client = sqlite_app, sqlite_app.test_client()
     game = api_game(client, "pay-me", PLAYERS, "Ann")
     with disk_full(app, where):
         assert_api_503(client.post(f"/api/games/{game['id']}/rounds", json=ROUND, headers=edit_key(game)))
@@ -114,8 +122,9 @@ def test_a_full_sqlite_disk_is_503_and_nothing_is_saved(client: FlaskClient, app
 
 
 def test_healthz_is_503_when_the_disk_of_sqlite_is_all_but_full(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    client = sqlite_app.test_client()
     assert client.get("/healthz").status_code == 200
     usage = shutil.disk_usage("/")
     monkeypatch.setattr(shutil, "disk_usage", lambda _path: usage._replace(free=4096))
