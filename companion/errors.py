@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
+from flask import Flask, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import (
@@ -90,6 +90,9 @@ OUTCOME_UNKNOWN_PAGE = (
     "The connection to the database broke while saving, so the change may or may not have been saved. "
     "Reload the game to see whether it is there before entering it again."
 )
+
+
+SAVED_THEN_FAILED = "the change was saved, then something went wrong on the server; reload to see it"
 
 
 def database_unavailable(error: BaseException) -> bool:
@@ -279,6 +282,10 @@ def install(app: Flask, current_state: CurrentState) -> None:
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
         app.logger.exception("unexpected error", exc_info=error)
+        if g.get("committed"):  # "nothing was changed" only when it is certain
+            if _is_api():
+                return json_error(500, SAVED_THEN_FAILED)
+            return error_page(500, sentence(SAVED_THEN_FAILED))
         if _is_api():
             return json_error(500, "something went wrong on the server; nothing was changed")
         return error_page(500, "Something went wrong on the server. Nothing was changed.")

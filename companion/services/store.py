@@ -463,6 +463,7 @@ def commit_now() -> None:
         if isinstance(error, DBAPIError) and error.connection_invalidated:
             raise outcome_unknown() from error
         raise
+    g.committed = True  # a later error must not say that nothing was changed (companion.errors)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

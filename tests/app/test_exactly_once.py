@@ -316,3 +316,17 @@ def test_a_group_and_an_import_are_each_made_once(client: FlaskClient, app: Flas
     assert [answer.status_code for answer in imported] == [201, 201]
     assert imported[1].get_json() == imported[0].get_json()
     assert count(app, Game) == 2  # the game and one copy
+
+
+def test_an_error_after_the_commit_never_says_that_nothing_was_changed(
+    client: FlaskClient, app: Flask, game: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fails() -> None:
+        raise RuntimeError("a fault after the commit")
+
+    monkeypatch.setattr(answers, "prune", fails)
+    answer = client.post(f"/api/games/{game['id']}/rounds", json=ROUND, headers=keyed(game, "k"))
+    assert answer.status_code == 500
+    assert "nothing was changed" not in answer.get_json()["error"]
+    assert "saved" in answer.get_json()["error"]
+    assert count(app, Round) == 1
