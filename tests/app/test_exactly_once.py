@@ -238,20 +238,21 @@ def test_an_answer_holds_its_own_write_and_the_version_it_made(
 # ---------------------------------------------------------------- one request sent several times at once
 
 
-def test_eight_copies_of_one_request_at_once_write_once(app: Flask) -> None:
+@pytest.mark.parametrize("what", ["round", "game"])
+def test_eight_copies_of_one_request_at_once_write_once(app: Flask, what: str) -> None:
+    """Copies in flight together: the game's version or the unique key decides; every copy gets the one answer."""
+    new_game = {"variant": "pay-me", "players": PLAYERS, "first_dealer": "Ann"}
     with threaded_server(app) as server:
-        status, game = call(
-            server, "POST", "/api/games", {"variant": "pay-me", "players": PLAYERS, "first_dealer": "Ann"}
-        )
+        status, game = call(server, "POST", "/api/games", new_game)
         assert status == 201
-        path = f"/api/games/{game['id']}/rounds"
-        headers = {"Idempotency-Key": "one-round"}
+        path, body = (f"/api/games/{game['id']}/rounds", ROUND) if what == "round" else ("/api/games", new_game)
+        headers = {"Idempotency-Key": "one-request"}
         results = all_at_once(
-            [lambda: call(server, "POST", path, ROUND, game["edit_key"], headers=headers) for _ in range(8)]
+            [lambda: call(server, "POST", path, body, game["edit_key"], headers=headers) for _ in range(8)]
         )
     assert {status for status, _ in results} == {201}, results
     assert len({str(answer) for _, answer in results}) == 1, "every copy got the same answer"
-    assert count(app, Round) == 1
+    assert (count(app, Round), count(app, Game)) == ((1, 1) if what == "round" else (0, 2))
 
 
 # ---------------------------------------------------------------- every write
