@@ -90,8 +90,6 @@ OUTCOME_UNKNOWN_PAGE = (
     "The connection to the database broke while saving, so the change may or may not have been saved. "
     "Reload the game to see whether it is there before entering it again."
 )
-
-
 SAVED_THEN_FAILED = "the change was saved, then something went wrong on the server; reload to see it"
 
 
@@ -241,7 +239,7 @@ def install(app: Flask, current_state: CurrentState) -> None:
 
     @app.errorhandler(SQLAlchemyError)
     def database_failed(error: SQLAlchemyError) -> Any:
-        if not database_unavailable(error):
+        if not database_unavailable(error) or g.get("committed"):
             return unexpected(error)
         app.logger.warning("the database is unavailable: %s", error.__class__.__name__, exc_info=error)
         return unavailable(database_refused())
