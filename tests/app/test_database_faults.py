@@ -219,3 +219,21 @@ def test_postgresql_stopped_is_503_and_started_again_is_served_at_once(
         for _ in range(4):
             assert client.post(rounds, json=ROUND, headers=edit_key(game)).status_code == 201
         assert client.get("/healthz").status_code == 200
+
+
+def test_a_read_only_postgresql_is_503_for_writes(tmp_path: Path, database_url: str) -> None:
+    """PostgreSQL in read-only transactions (a standby, or default_transaction_read_only): as SQLite read-only."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite read-only is test_read_only_sqlite_writes_are_503_and_reads_still_work")
+    from sqlalchemy import make_url
+
+    with app_on(tmp_path / "writer", database_url) as writer:
+        game = api_game(writer.test_client(), "pay-me", PLAYERS, "Ann")
+    options = make_url(database_url).query["options"]
+    read_only = {"connect_args": {"options": f"{options} -c default_transaction_read_only=on"}}
+    with app_on(tmp_path / "reader", database_url, SQLALCHEMY_ENGINE_OPTIONS=read_only) as app:
+        client = app.test_client()
+        assert_api_503(client.post(f"/api/games/{game['id']}/rounds", json=ROUND, headers=edit_key(game)))
+        assert client.get(f"/api/games/{game['id']}").get_json()["rounds"] == []
+        health = client.get("/healthz")
+        assert (health.status_code, health.get_json()["database"]) == (503, "cannot write")
