@@ -35,8 +35,20 @@ def configure(app: Flask, test_config: dict[str, Any] | None = None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(database_url)
     if test_config:
         app.config.update(test_config)
+    check_pooled_connections(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+
+
+def check_pooled_connections(app: Flask) -> None:
+    """A database server's pooled connections are tried before use (``pool_pre_ping``), so that a
+    server restart costs one reconnect instead of an error on each dead connection. Not for SQLite:
+    its connections are files that never drop."""
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        return
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("pool_pre_ping", True)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def normalise_database_url(url: str) -> str:

@@ -10,10 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
+from flask import Flask, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
+from sqlalchemy.exc import (
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    InternalError,
+    OperationalError,
+    SQLAlchemyError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, TooManyRequests
 from werkzeug.wrappers import Response
 
 from companion.security import TOO_MANY_WRONG_KEYS
@@ -50,6 +59,61 @@ class Conflict(ServiceError):
     status = 409
 
 
+class KeyReused(ServiceError):
+    """An Idempotency-Key sent again with another request than the one it was first sent with."""
+
+    status = 422
+
+
+class Unavailable(Exception):
+    """The database cannot be reached or cannot write now (503 with Retry-After); `page_message` is
+    the sentence for a page (the API's sentence speaks of the Idempotency-Key, a page's does not).
+    Not a ServiceError: the pages that show a refusal in their form must not show this one there."""
+
+    status = 503
+
+    def __init__(self, message: str, page_message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.page_message = page_message
+
+
+RETRY_AFTER_SECONDS = 5
+NOT_SAVED = "the database is unavailable for a moment, so the change was not saved; try again shortly"
+NOT_SAVED_PAGE = "The database is unavailable for a moment, so the change was not saved. Go back and try again shortly."
+NOT_READ = "the database is unavailable for a moment; try again shortly"
+OUTCOME_UNKNOWN = (
+    "the connection to the database broke while saving, so the change may or may not have been saved; "
+    "sending it again with the same Idempotency-Key is safe"
+)
+OUTCOME_UNKNOWN_PAGE = (
+    "The connection to the database broke while saving, so the change may or may not have been saved. "
+    "Reload the game to see whether it is there before entering it again."
+)
+SAVED_THEN_FAILED = "the change was saved, then something went wrong on the server; reload to see it"
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether an error means that the database cannot be reached or cannot write now (connect or
+    I/O errors, a full disk, read-only files, a lost connection, no pooled connection free), rather
+    than a fault of the app's own statements."""
+    if isinstance(error, OperationalError | InterfaceError | InternalError | DisconnectionError | PoolTimeout):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+def database_refused() -> Unavailable:
+    """The 503 for a database that is unavailable; the change (if any) was rolled back for certain."""
+    if request.method in ("GET", "HEAD"):
+        return Unavailable(NOT_READ, sentence(NOT_READ))
+    return Unavailable(NOT_SAVED, NOT_SAVED_PAGE)
+
+
+def outcome_unknown() -> Unavailable:
+    """The 503 for a commit whose outcome is unknown: the connection broke during or after it."""
+    return Unavailable(OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_PAGE)
+
+
 class PreconditionRequired(ServiceError):
     """A write that must say which version of the game it was made on (an undo) did not."""
 
@@ -79,7 +143,13 @@ def error_heading(status: int) -> str:
         if request.path.startswith("/sheets"):
             return "No sheet for this address"
         return "Address not understood"
-    headings = {404: "Not found", 403: "View only", 409: "Changed meanwhile", 413: "File too large"}
+    headings = {
+        404: "Not found",
+        403: "View only",
+        409: "Changed meanwhile",
+        413: "File too large",
+        503: "Database unavailable",
+    }
     return headings.get(status, "Server error" if status >= 500 else "Not saved")
 
 
@@ -156,6 +226,24 @@ def install(app: Flask, current_state: CurrentState) -> None:
                 return jsonify({"error": error.message, "current": current}), error.status
         return json_error(error.status, error.message)
 
+    @app.errorhandler(Unavailable)
+    def unavailable(error: Unavailable) -> Response:
+        if _is_api():
+            response, _status = json_error(error.status, error.message)
+            response.status_code = error.status
+        else:
+            response = error_page(error.status, error.page_message)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.errorhandler(SQLAlchemyError)
+    def database_failed(error: SQLAlchemyError) -> Any:
+        if not database_unavailable(error) or g.get("committed"):
+            return unexpected(error)
+        app.logger.warning("the database is unavailable: %s", error.__class__.__name__, exc_info=error)
+        return unavailable(database_refused())
+
     @app.errorhandler(EngineError)
     def engine_refused(error: EngineError) -> Any:
         message = " ".join(str(error).split())
@@ -178,6 +266,9 @@ def install(app: Flask, current_state: CurrentState) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
+        original = error.original_exception if isinstance(error, InternalServerError) else None
+        if isinstance(original, SQLAlchemyError) and database_unavailable(original):  # raised by an error handler
+            return unavailable(database_refused())
         status = error.code or 500
         if _is_api():
             response, _status = json_error(status, _api_sentence(error))
@@ -189,6 +280,10 @@ def install(app: Flask, current_state: CurrentState) -> None:
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
         app.logger.exception("unexpected error", exc_info=error)
+        if g.get("committed"):  # "nothing was changed" only when it is certain
+            if _is_api():
+                return json_error(500, SAVED_THEN_FAILED)
+            return error_page(500, sentence(SAVED_THEN_FAILED))
         if _is_api():
             return json_error(500, "something went wrong on the server; nothing was changed")
         return error_page(500, "Something went wrong on the server. Nothing was changed.")

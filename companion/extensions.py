@@ -11,15 +11,17 @@ and with them on, a batch migration that rebuilds the games table would delete e
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -41,9 +43,23 @@ SQLITE_PRAGMAS = (
 def install(app: Flask, migrations: Path) -> None:
     """Bind the database (with the SQLite pragmas), the migrations and CSRF protection to `app`."""
     db.init_app(app)
+    app.teardown_appcontext(_end_session)  # runs before Flask-SQLAlchemy's own (teardowns run last first)
     configure_engines(app)
     migrate.init_app(app, db, directory=str(migrations), render_as_batch=True, compare_type=True)
     csrf.init_app(app)
+
+
+def _end_session(_error: BaseException | None) -> None:
+    """Close the request's session; when the connection is gone and even the rollback fails, drop
+    it and say so in the log, so that the answer already made still reaches the client (a failing
+    teardown would turn it into the WSGI server's bare 500 page)."""
+    try:
+        db.session.remove()
+    except SQLAlchemyError:
+        current_app.logger.warning("closing the database session failed; its connection is dropped", exc_info=True)
+        with suppress(SQLAlchemyError):
+            db.session.registry().invalidate()
+        db.session.registry.clear()
 
 
 def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:

@@ -180,3 +180,25 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[str]] = mapped_column(JSON)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class WriteAnswer(db.Model):  # type: ignore[name-defined,misc]
+    """The answer a write gave, kept under the client's Idempotency-Key (issue 24) for at least a day:
+    a repeat of the write gets this answer again instead of writing twice.
+
+    Stored in the write's own transaction. `scope` is the game's id (``game:<id>``) or, for a write
+    that is not a game's (starting a game or a group, an import), its route. The key is kept only as
+    a hash, and the answer (which may hold a new edit key) sealed with the key itself
+    (companion.services.answers), so the table alone gives nothing away.
+    """
+
+    __tablename__ = "write_answers"
+    __table_args__ = (UniqueConstraint("scope", "key_hash", name="uq_write_answers_scope_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[str] = mapped_column(String(100))
+    key_hash: Mapped[str] = mapped_column(String(64))
+    request_hash: Mapped[str] = mapped_column(String(64))  # what was asked: method, address, keys sent, body
+    status: Mapped[int] = mapped_column(Integer)
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)  # the answer's headers and body, sealed
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, index=True)

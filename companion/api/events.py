@@ -13,6 +13,7 @@ from flask import Response, jsonify, request
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, expected_version, json_object_body, state
+from companion.api.once import exactly_once
 from companion.errors import InvalidInput
 from companion.keys import edit_required
 from companion.models import Game
@@ -20,6 +21,7 @@ from companion.services import kinds, play_or_pay
 
 
 @bp.post("/games/<game_id>/events")
+@exactly_once()
 @edit_required
 def add_event(game: Game) -> tuple[Response, int]:
     body = json_object_body()
@@ -34,6 +36,7 @@ def add_event(game: Game) -> tuple[Response, int]:
 
 
 @bp.delete("/games/<game_id>/events/last")
+@exactly_once()
 @edit_required
 def undo_event(game: Game) -> tuple[Response, int]:
     play_or_pay.undo_last_event(game, expected_version())
@@ -41,6 +44,7 @@ def undo_event(game: Game) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/end")
+@exactly_once()
 @edit_required
 def end_game(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.EndGame) if request.get_data() else schemas.EndGame()

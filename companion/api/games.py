@@ -13,6 +13,7 @@ from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp, created, expected_version, state
 from companion.api.live import versioned
+from companion.api.once import exactly_once
 from companion.errors import NotAllowed
 from companion.keys import check_group_key, edit_required
 from companion.models import Game
@@ -25,6 +26,7 @@ def list_games() -> Response:
 
 
 @bp.post("/games")
+@exactly_once()
 def create_game() -> tuple[Response, int]:
     body = bodies.parse(schemas.NewGame)
     if body.group is not None:  # a game of a group needs the group's key
@@ -57,6 +59,7 @@ def get_game(game_id: str) -> BaseResponse:
 
 
 @bp.delete("/games/<game_id>")
+@exactly_once()
 @edit_required
 def delete_game(game: Game) -> tuple[Response, int]:
     game_id = game.id
@@ -65,6 +68,7 @@ def delete_game(game: Game) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/rounds")
+@exactly_once()
 @edit_required
 def add_round(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
@@ -82,6 +86,7 @@ def add_round(game: Game) -> tuple[Response, int]:
 
 
 @bp.put("/games/<game_id>/rounds/<int:number>")
+@exactly_once()
 @edit_required
 def correct_round(game: Game, number: int) -> tuple[Response, int]:
     body = bodies.parse(schemas.RoundEntry)
@@ -100,6 +105,7 @@ def correct_round(game: Game, number: int) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/buys")
+@exactly_once()
 @edit_required
 def change_buys(game: Game) -> tuple[Response, int]:
     """Contract Rummy: one buy more (change 1) or one less (-1) for a player in the deal being played."""
@@ -109,6 +115,7 @@ def change_buys(game: Game) -> tuple[Response, int]:
 
 
 @bp.delete("/games/<game_id>/rounds/last")
+@exactly_once()
 @edit_required
 def undo_round(game: Game) -> tuple[Response, int]:
     rummy.undo_last_round(game, expected_version())

@@ -11,12 +11,14 @@ from flask import Response, jsonify, request
 from companion import schemas
 from companion.api import bodies
 from companion.api.http import bp
+from companion.api.once import exactly_once
 from companion.errors import NotAllowed
 from companion.keys import check_group_key
 from companion.services import groups
 
 
 @bp.post("/groups")
+@exactly_once()
 def create_group() -> tuple[Response, int]:
     body = bodies.parse(schemas.NewGroup)
     group, key = groups.create_group(body.name, body.players)
@@ -32,6 +34,7 @@ def get_group(group_id: str) -> Response:
 
 
 @bp.post("/groups/<group_id>/key")
+@exactly_once()
 def replace_group_key(group_id: str) -> tuple[Response, int]:
     """Replace the group's key (the current one in X-Group-Key); answers {"edit_key": new key}."""
     group = groups.get_group(group_id)

@@ -2,7 +2,8 @@
 
 Writes need the game's edit key in the ``X-Edit-Key`` header (companion.keys.edit_required).
 Every error is ``{"error": "<one sentence>"}`` with a 4xx status (companion.errors); user input
-never causes a 500. The routes are in the modules beside this one.
+never causes a 500; an unavailable database is a 503 with Retry-After. Every write takes an
+``Idempotency-Key`` (companion.api.once). The routes are in the modules beside this one.
 """
 
 from __future__ import annotations

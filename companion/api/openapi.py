@@ -55,8 +55,44 @@ ERRORS = {
     409: "The game changed meanwhile (version mismatch or a concurrent write).",
     413: "The request body is larger than the app accepts.",
     415: "The request has a body that is not sent as Content-Type: application/json.",
+    422: "This Idempotency-Key was already used for another request (another body, address or key); "
+    "nothing was stored.",
     428: "An undo needs the version the client saw: ?version=N or If-Match.",
     429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
+    503: "The database is unavailable (unreachable, read-only or full): the change was not saved; try again after "
+    "Retry-After seconds. Or, for a write, the connection broke while it was being committed: the error says that "
+    "the change may or may not have been saved, and sending it again with the same Idempotency-Key is safe.",
+}
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}}}
+WRITES = frozenset(
+    {
+        "createGame",
+        "createGroup",
+        "replaceGroupKey",
+        "deleteGame",
+        "addRound",
+        "correctRound",
+        "undoRound",
+        "changeBuys",
+        "replaceEditKey",
+        "addEvent",
+        "endGame",
+        "undoEvent",
+        "importGame",
+    }
+)
+"""The operations that change something: each takes an Idempotency-Key (companion.api.once)."""
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "Any opaque string of 1 to 255 characters (a random UUID), new for each change and the same "
+    "for every retry of it. A repeat of the same request with the same key gets the first answer again (same "
+    "status and body, with Idempotent-Replayed: true) and writes nothing; the same key with another request is "
+    "422. Answers are kept at least 24 hours, per game (per route for starting a game, a group or an import), "
+    "on every server. Only successful writes are kept: a refused one stored nothing and is judged again. An "
+    "empty or longer key is 400.",
 }
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -112,11 +148,12 @@ def operation(
     parameters: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """One operation; a body can be too large (413) or not JSON (415); a keyed one can be refused
-    for the key (403, 429)."""
+    for the key (403, 429); a write takes an Idempotency-Key (422); any can meet an unavailable database (503)."""
+    writes = operation_id in WRITES
     described: dict[str, Any] = {"summary": summary, "operationId": operation_id}
     if description:
         described["description"] = description
-    listed = [*parameters, *([KEY] if keyed else [])]
+    listed = [*parameters, *([KEY] if keyed else []), *([IDEMPOTENCY_KEY] if writes else [])]
     if listed:
         described["parameters"] = listed
     if request:
@@ -125,6 +162,8 @@ def operation(
         **responses,
         **{status: value for status, value in errors(413, 415).items() if request and status not in responses},
         **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
+        **{status: value for status, value in errors(422).items() if writes and status not in responses},
+        **errors(503),
     }
     return described
 
@@ -400,7 +439,10 @@ def _document() -> dict[str, Any]:
         "paths": paths(),
         "components": {
             "schemas": component_schemas(),
-            "responses": {f"E{status}": answer("Error", text) for status, text in ERRORS.items()},
+            "responses": {
+                f"E{status}": answer("Error", text) | ({"headers": RETRY_AFTER} if status == 503 else {})
+                for status, text in ERRORS.items()
+            },
         },
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from companion.api.http import bp, created
+from companion.api.once import exactly_once
 from companion.services import store, transfer
 
 
@@ -21,10 +22,10 @@ def export_game(game_id: str) -> Response:
 
 
 @bp.post("/games/import", provide_automatic_options=False)
+@exactly_once(max_body=transfer.MAX_IMPORT_BYTES)
 def import_game() -> tuple[Response, int]:
     # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
-    request.max_content_length = transfer.MAX_IMPORT_BYTES
-    game, key = transfer.import_bytes(request.get_data(cache=False), request.headers.get("X-Group-Key"))
+    game, key = transfer.import_bytes(request.get_data(), request.headers.get("X-Group-Key"))
     return created(game, key)
 
 

@@ -24,7 +24,7 @@ from companion.services.rules import (
     option_keys,
     option_lines,
 )
-from companion.services.store import PRESETS, engine_call, rules_for
+from companion.services.store import PRESETS, commit_now, engine_call, rules_for
 from engine.api import (
     best_json,
     check_json,
@@ -784,7 +784,7 @@ def log_check(
     )
     db.session.add(entry)
     if commit:
-        db.session.commit()
+        commit_now()  # a broken connection during the commit is said to be one (store.commit_now)
     else:
         db.session.flush()
     return entry

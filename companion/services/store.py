@@ -8,21 +8,31 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import shutil
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import current_app
+from flask import current_app, g
 from sqlalchemy import bindparam
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from companion.errors import Conflict, InvalidInput, NotFound, PreconditionRequired
+from companion.errors import (
+    Conflict,
+    InvalidInput,
+    NotFound,
+    PreconditionRequired,
+    outcome_unknown,
+)
 from companion.extensions import db
-from companion.models import Game, Group, utc_now
+from companion.models import Game, Group, RateCount, utc_now
 from engine import dealing
 from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
@@ -139,18 +149,31 @@ def current_version(game_id: str) -> int:
         with engine.connect() as connection:
             version = connection.execute(_VERSION_OF, {"game_id": game_id}).scalar()
     else:
-        raw = engine.raw_connection()  # back to the pool (rolled back) by close()
-        try:
-            cursor = raw.cursor()
-            cursor.execute(sql, (game_id,))
-            row = cursor.fetchone()
-            cursor.close()
-        finally:
-            raw.close()
-        version = row[0] if row else None
+        version = _raw_version(engine, sql, game_id)
     if version is None:
         raise NotFound("there is no game with that id")
     return int(version)
+
+
+def _raw_version(engine: Engine, sql: str, game_id: str) -> int | None:
+    """The version column read on a raw driver connection. The driver's errors come unwrapped from
+    there: a lost or refused connection is raised as SQLAlchemy's OperationalError, as elsewhere."""
+    dbapi = engine.dialect.loaded_dbapi
+    try:
+        raw = engine.raw_connection()  # back to the pool (rolled back) by close()
+    except (dbapi.OperationalError, dbapi.InterfaceError) as error:
+        raise OperationalError(sql, (game_id,), error) from error
+    try:
+        cursor = raw.cursor()
+        cursor.execute(sql, (game_id,))
+        row = cursor.fetchone()
+        cursor.close()
+    except (dbapi.OperationalError, dbapi.InterfaceError) as error:
+        raw.invalidate()
+        raise OperationalError(sql, (game_id,), error, connection_invalidated=True) from error
+    finally:
+        raw.close()
+    return int(row[0]) if row else None
 
 
 def database_answers() -> bool:
@@ -160,6 +183,39 @@ def database_answers() -> bool:
             connection.exec_driver_sql("SELECT 1").scalar()
     except SQLAlchemyError:
         current_app.logger.warning("the database does not answer", exc_info=True)
+        return False
+    return True
+
+
+MIN_FREE_BYTES = 1024 * 1024
+"""Below this much free space beside a SQLite file, /healthz says the database cannot write: a full
+disk shows only when a commit writes its pages, which a rolled-back probe never does."""
+
+
+def database_takes_writes() -> bool:
+    """Whether the database can take a write now (/healthz): a row written in a transaction that is
+    rolled back, and for SQLite room on its disk. A failure is logged, not raised."""
+    probe = RateCount.__table__.insert().values(bucket=f"healthz|{secrets.token_hex(8)}", hits=0, expires=0)
+    try:
+        with db.engine.connect() as connection:
+            transaction = connection.begin()
+            try:
+                connection.execute(probe)
+            finally:
+                transaction.rollback()
+    except SQLAlchemyError:
+        current_app.logger.warning("the database cannot take a write", exc_info=True)
+        return False
+    return _sqlite_has_room()
+
+
+def _sqlite_has_room() -> bool:
+    database = db.engine.url.database
+    if db.engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return True
+    free = shutil.disk_usage(Path(database).resolve().parent).free
+    if free < MIN_FREE_BYTES:
+        current_app.logger.warning("the disk of the database has %d bytes free", free)
         return False
     return True
 
@@ -355,13 +411,59 @@ def forget_reads() -> None:
     db.session.rollback()
 
 
+def forget_safely() -> None:
+    """Roll the session back and let it go, also when the connection is gone (the rollback then
+    fails: the database rolls back by itself, and the dead connection is dropped from the pool)."""
+    try:
+        db.session.rollback()
+    except SQLAlchemyError:
+        current_app.logger.warning("rolling back failed; the connection is dropped", exc_info=True)
+        with suppress(SQLAlchemyError):
+            db.session.registry().invalidate()
+        db.session.registry.clear()
+
+
+SAME_MOMENT = "someone else changed this game at the same moment; reload it and try again"
+
+
+@contextmanager
+def one_transaction() -> Iterator[None]:
+    """Inside it, `commit` only flushes: the caller builds its answer from the written objects (with
+    the version this write made), then commits once with `commit_now` (companion.api.once)."""
+    g.one_transaction = True
+    try:
+        yield
+    finally:
+        g.one_transaction = False
+
+
 def commit() -> None:
-    """Commit the session; a concurrent write (stale version, duplicate round) is a Conflict."""
+    """Write the session's changes: a concurrent write (stale version, duplicate round) is a Conflict.
+    They are committed now, unless the request commits them itself (see one_transaction)."""
+    try:
+        db.session.flush()
+    except (StaleDataError, IntegrityError) as error:
+        forget_safely()
+        raise Conflict(SAME_MOMENT) from error
+    if not g.get("one_transaction", False):
+        commit_now()
+
+
+def commit_now() -> None:
+    """Commit the session. A concurrent write is a Conflict. When the connection broke during the
+    commit, nobody knows whether it was saved: that is an Unavailable (503) saying so; when the
+    database refused the commit (a full disk, read-only files), nothing was saved, and the error goes on."""
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError) as error:
-        db.session.rollback()
-        raise Conflict("someone else changed this game at the same moment; reload it and try again") from error
+        forget_safely()
+        raise Conflict(SAME_MOMENT) from error
+    except SQLAlchemyError as error:
+        forget_safely()
+        if isinstance(error, DBAPIError) and error.connection_invalidated:
+            raise outcome_unknown() from error
+        raise
+    g.committed = True  # a later error must not say that nothing was changed (companion.errors)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -5,7 +5,8 @@ with several worker processes. The database is the tests' database: SQLite (WAL 
 default, PostgreSQL when TEST_DATABASE_URL is set (see tests/conftest.py).
 
 Checked: exactly one write wins per contested version and the others get 409 with the current
-values; no update is lost, no round is duplicated, the rounds stay consecutive, the history keeps
+values; every answer holds its own write and the version it made, none shares one (issue 24); no
+update is lost, no round is duplicated, the rounds stay consecutive, the history keeps
 every replaced value, and the totals are the sums of the stored rounds.
 """
 
@@ -143,10 +144,11 @@ def race_writers(
 ) -> tuple[list[Write], int]:
     """WRITERS phones add and correct rounds at once until every round is played, each retrying from
     the 409's current state; writer n starts on servers[n] and moves to the next server at every
-    attempt. ``after_write(writer, attempt, answer)`` runs after each acknowledged write. Answers
-    the acknowledged writes and the number of 409s."""
+    attempt. Every answer must hold its own write. ``after_write(writer, attempt, answer)`` runs
+    after each acknowledged write. Answers the acknowledged writes and the number of 409s."""
     lock = threading.Lock()
     acknowledged: list[Write] = []
+    without_own_write: list[tuple[int, int, int]] = []
     conflicts = [0]
 
     def writer(number: int) -> None:
@@ -171,6 +173,8 @@ def race_writers(
             if status in (200, 201):
                 with lock:
                     acknowledged.append((answer["version"], "add" if status == 201 else "fix", target, body))
+                    if answer["rounds"][target - 1]["scores"] != body["scores"]:
+                        without_own_write.append((status, target, answer["version"]))
                 state = answer
                 if after_write is not None:
                     after_write(number, attempt, answer)
@@ -182,7 +186,14 @@ def race_writers(
                 raise AssertionError((status, answer))
 
     all_at_once([lambda number=number: writer(number) for number in range(WRITERS)])  # type: ignore[misc]
+    assert without_own_write == [], "answers that do not hold their own write (status, round, version)"
     return acknowledged, conflicts[0]
+
+
+def check_answers_tell_the_truth(acknowledged: Sequence[Write]) -> None:
+    """Each answer carries the version its own write made (issue 24): no two share one."""
+    versions = sorted(version for version, *_ in acknowledged)
+    assert len(set(versions)) == len(versions), "two writes were acknowledged with the same version"
 
 
 def check_every_write_kept(app: Flask, game_id: str, acknowledged: Sequence[Write]) -> None:
@@ -210,6 +221,7 @@ def test_eight_phones_racing_to_the_end_lose_nothing(server: str, app: Flask) ->
     acknowledged, conflicts = race_writers([server], f"/api/games/{game_id}", key)
     assert conflicts > 0
     check_every_write_kept(app, game_id, acknowledged)
+    check_answers_tell_the_truth(acknowledged)
     state = call(server, "GET", f"/api/games/{game_id}")[1]
     assert state["finished"] is True
     assert state["version"] == 1 + len(acknowledged), "every success raised the version once"
