@@ -8,6 +8,7 @@ threads, one at a time per server process, at a lower priority, and kept in the 
 - At most ``PDF_QUEUE`` sheets (default 3: one rendering, two waiting) are pending per server
   process; past that, or after ``PDF_TIMEOUT`` seconds (default 20, under gunicorn's 30 s), the
   answer is 503 with ``Retry-After``.
+- The renderer never outlives its server process, even one killed with SIGKILL (_die_with_parent).
 - A game's sheet is kept in the ``sheet_pdfs`` table by game, version and paper, where every
   server sees it (the instance folder is not shared between machines; the database is). A write
   raises the version, so a kept sheet is never stale; older versions of the game's sheets are
@@ -19,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -38,6 +40,7 @@ DEFAULT_TIMEOUT = 20.0
 TESTING_TIMEOUT = 180.0
 RETRY_AFTER = 5
 NICENESS = 10
+PARENT_POLL_SECONDS = 1.0
 BUSY = "The server is printing other sheets right now; try again in a few seconds."
 
 
@@ -51,10 +54,28 @@ class Busy(ServiceError):
         self.retry_after = retry_after
 
 
-def _start_child() -> None:
-    """The child's initializer: let request threads have the cores first; load WeasyPrint now."""
+def _start_child(parent: int | None = None) -> None:
+    """The child's initializer: follow its server process (`parent`) in death, let request threads
+    have the cores first, load WeasyPrint now."""
+    _die_with_parent(os.getppid() if parent is None else parent)
     os.nice(NICENESS)
     sheets.load_weasyprint()
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker killed outright (SIGKILL by an operator, the OOM killer, gunicorn after a timeout)
+    cannot shut its renderer down: the renderer then ends itself, as a thread of it sees its parent
+    gone. (Not PR_SET_PDEATHSIG: it fires when the *thread* that spawned the child ends, and the
+    development server spawns it from a request's thread.)"""
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class Renderer:
@@ -70,7 +91,7 @@ class Renderer:
         # A gunicorn worker is a fork of the master: each process starts its own child.
         if self._pool is None or self._pool_pid != os.getpid():
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child)
+            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child, initargs=(os.getpid(),))
             self._pool_pid = os.getpid()
         return self._pool
 
