@@ -180,3 +180,16 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[str]] = mapped_column(JSON)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class GroupMember(db.Model):  # type: ignore[name-defined,misc]
+    """A player who joined a group after it was made (its `players` are the founders): a row each,
+    inserted or left alone atomically, so games started in the group at once never lose a name."""
+
+    __tablename__ = "group_members"
+    __table_args__ = (UniqueConstraint("group_id", "folded", name="uq_group_members_group_folded"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    folded: Mapped[str] = mapped_column(String(160))  # name.casefold(): a name joins once, whatever its case
