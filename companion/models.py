@@ -170,6 +170,18 @@ class SheetPdf(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
+class BlankSheetPdf(db.Model):  # type: ignore[name-defined,misc]
+    """A rendered blank sheet, kept by the HTML its parameters make (preset, names, paper): asking
+    for the same blank sheet again is answered from here, never rendered again."""
+
+    __tablename__ = "blank_sheet_pdfs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    html_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
 class Group(db.Model):  # type: ignore[name-defined,misc]
     """People who play together (issue 14): a name, its members in order, and its own edit key."""
 

@@ -296,3 +296,31 @@ def test_a_number_of_thousands_of_digits_in_any_form_is_refused_without_a_500(
 )
 def test_whole_number_never_converts_a_long_text(text: object, expected: int | None) -> None:
     assert bounds.whole_number(text) == expected
+
+
+# ---------------------------------------------------------------- blank sheets kept (section 1)
+
+
+def test_a_blank_sheet_asked_again_is_not_rendered_again(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.services import pdfs
+
+    rendered: list[str] = []
+
+    def render(html: str) -> bytes:
+        rendered.append(html)
+        return b"%PDF-1.7 blank " + str(len(rendered)).encode()
+
+    monkeypatch.setattr(pdfs, "render", render)
+    first = client.get("/sheets/pay-me.pdf?players=Ann,Bob&paper=a4")
+    again = client.get("/sheets/pay-me.pdf?players=Ann,Bob&paper=a4")
+    assert first.status_code == again.status_code == 200
+    assert first.get_data() == again.get_data() and len(rendered) == 1
+    assert client.get("/sheets/pay-me.pdf?players=Ann,Bob&paper=letter").status_code == 200
+    assert len(rendered) == 2  # other parameters: another sheet
+    monkeypatch.setattr(pdfs, "KEPT_BLANK_SHEETS", 2)
+    for names in ("Cy,Dee", "Dee,Eve", "Eve,Fay"):
+        assert client.get(f"/sheets/pay-me.pdf?players={names}").status_code == 200
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(pdfs.BlankSheetPdf)) == 2

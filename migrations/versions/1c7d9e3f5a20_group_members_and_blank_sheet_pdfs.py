@@ -1,4 +1,4 @@
-"""group members: a row for each player who joins a group after it was made
+"""group members: a row for each player who joins a group after it was made; blank sheets kept
 
 Revision ID: 1c7d9e3f5a20
 Revises: f15c0a7b9e21
@@ -29,9 +29,19 @@ def upgrade():
     )
     with op.batch_alter_table('group_members', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_group_members_group_id'), ['group_id'], unique=False)
+    op.create_table(
+        'blank_sheet_pdfs',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('html_hash', sa.String(length=64), nullable=False),
+        sa.Column('data', sa.LargeBinary(), nullable=False),
+        sa.Column('created_at', sa.DateTime(), nullable=False),
+        sa.PrimaryKeyConstraint('id'),
+        sa.UniqueConstraint('html_hash'),
+    )
 
 
 def downgrade():
+    op.drop_table('blank_sheet_pdfs')
     with op.batch_alter_table('group_members', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_group_members_group_id'))
     op.drop_table('group_members')
