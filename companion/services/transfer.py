@@ -13,7 +13,8 @@ compares its fields with the columns; a new column means a new format version). 
 - ``derived``: read-only extras (the game state with totals, winners and the ledger) that an
   import ignores.
 
-Dates are ISO 8601 strings (UTC, no zone). An import checks everything before it writes: the
+Dates are ISO 8601 strings in UTC, written with Z (an import also reads them without a zone, as
+earlier exports wrote them). An import checks everything before it writes: the
 format, the column names and types, the variant and options (through the engine), the players,
 every round (`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history,
 the Play or Pay events (replayed through the engine); then it inserts the game in one transaction,
