@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -72,14 +73,14 @@ def _die_with_parent(parent: int) -> None:
     gone. (Not PR_SET_PDEATHSIG: it fires when the *thread* that spawned the child ends, and the
     development server spawns it from a request's thread.)"""
     if os.getppid() != parent:
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 
 
 def _watch_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_POLL_SECONDS)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 class Renderer:
