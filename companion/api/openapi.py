@@ -56,7 +56,7 @@ ERRORS = {
     413: "The request body is larger than the app accepts.",
     415: "The request has a body that is not sent as Content-Type: application/json.",
     428: "An undo needs the version the client saw: ?version=N or If-Match.",
-    429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
+    429: "Too many games or groups started (or refused), or too many wrong keys, from this address; wait a minute.",
 }
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -168,7 +168,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "createGroup",
                 "Start a group of people who play together",
-                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400)},
+                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400, 429)},
                 request="NewGroup",
             ),
         },
@@ -185,7 +185,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "replaceGroupKey",
                 "Replace the group's key: the current one (X-Group-Key) stops working at once",
-                {"200": answer("NewKey", "The new group key."), **errors(403, 404)},
+                {"200": answer("NewKey", "The new group key."), **errors(403, 404, 413, 415, 429)},
                 parameters=({**GROUP_KEY, "required": True},),
             ),
         },
@@ -269,7 +269,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "replaceEditKey",
                 "Replace the edit key: the current one (X-Edit-Key) stops working at once",
-                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 429)},
+                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 413, 415, 429)},
                 keyed=True,
             ),
         },
