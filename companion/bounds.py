@@ -28,8 +28,10 @@ work grows with the cards judged, so this bounds the CPU an import costs (docs/b
 
 HISTORY_PAGE = 50
 """History entries shown on one game page (the latest first; older ones a page further)."""
-CHECKS_PAGE = 50
-"""Checks shown on one page of a game's check log (the latest first)."""
+CHECKS_PAGE = 20
+"""Checks shown on one page of a round's check log (the latest first): each shows its cards."""
+GAME_PAGE_CHECKS = 10
+"""The latest checks the game page shows (each round's check page lists the rest)."""
 
 MAX_NUMBER_DIGITS = 12
 """The longest number a form field or query parameter may hold (a version, a round, a score)."""

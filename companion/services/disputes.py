@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from companion.bounds import CHECKS_PAGE, pages_for, whole_number
+from companion.bounds import CHECKS_PAGE, GAME_PAGE_CHECKS, pages_for, whole_number
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game
@@ -811,14 +811,16 @@ def game_log(game_id: str, number: int | None = None) -> tuple[LogEntry, ...]:
     return tuple(_entry(row) for row in db.session.scalars(query.order_by(Dispute.id)))
 
 
-def log_page(game_id: str, number: int | None = None, page: int = 1) -> tuple[tuple[LogEntry, ...], int, int]:
+def log_page(
+    game_id: str, number: int | None = None, page: int = 1, size: int = CHECKS_PAGE
+) -> tuple[tuple[LogEntry, ...], int, int]:
     """One page of a game's checks (or one round's), the latest page first and each page oldest
     first, with the number of checks in all and the page shown (clamped to the pages there are)."""
     where = [Dispute.game_id == game_id] + ([Dispute.round_number == number] if number is not None else [])
     count = db.session.scalar(select(func.count()).select_from(Dispute).where(*where)) or 0
-    page = max(1, min(page, pages_for(count, CHECKS_PAGE)))
-    query = select(Dispute).where(*where).order_by(Dispute.id.desc()).offset((page - 1) * CHECKS_PAGE)
-    rows = list(db.session.scalars(query.limit(CHECKS_PAGE)))
+    page = max(1, min(page, pages_for(count, size)))
+    query = select(Dispute).where(*where).order_by(Dispute.id.desc()).offset((page - 1) * size)
+    rows = list(db.session.scalars(query.limit(size)))
     return tuple(_entry(row) for row in reversed(rows)), count, page
 
 
@@ -832,8 +834,8 @@ class RoundLogs:
 
 
 def log_by_round(game_id: str) -> RoundLogs:
-    """The latest CHECKS_PAGE checks of a game, by round: the game page never lists more."""
-    entries, total, _ = log_page(game_id)
+    """The latest GAME_PAGE_CHECKS checks of a game, by round: the game page never lists more."""
+    entries, total, _ = log_page(game_id, size=GAME_PAGE_CHECKS)
     grouped: dict[int, list[LogEntry]] = {}
     for entry in entries:
         grouped.setdefault(entry.round, []).append(entry)
