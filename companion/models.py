@@ -170,6 +170,18 @@ class SheetPdf(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
+class BlankSheetPdf(db.Model):  # type: ignore[name-defined,misc]
+    """A rendered blank sheet, kept by the HTML its parameters make (preset, names, paper): asking
+    for the same blank sheet again is answered from here, never rendered again."""
+
+    __tablename__ = "blank_sheet_pdfs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    html_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
 class Group(db.Model):  # type: ignore[name-defined,misc]
     """People who play together (issue 14): a name, its members in order, and its own edit key."""
 
@@ -202,3 +214,16 @@ class WriteAnswer(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[int] = mapped_column(Integer)
     sealed: Mapped[bytes] = mapped_column(LargeBinary)  # the answer's headers and body, sealed
     created_at: Mapped[datetime] = mapped_column(default=utc_now, index=True)
+
+
+class GroupMember(db.Model):  # type: ignore[name-defined,misc]
+    """A player who joined a group after it was made (its `players` are the founders): a row each,
+    inserted or left alone atomically, so games started in the group at once never lose a name."""
+
+    __tablename__ = "group_members"
+    __table_args__ = (UniqueConstraint("group_id", "folded", name="uq_group_members_group_folded"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    folded: Mapped[str] = mapped_column(String(160))  # name.casefold(): a name joins once, whatever its case

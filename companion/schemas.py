@@ -16,7 +16,7 @@ This module imports only the engine and pydantic, so every layer can use it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
@@ -24,11 +24,13 @@ from pydantic import (
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
+    PlainSerializer,
     RootModel,
     SerializerFunctionWrapHandler,
     StrictInt,
     StrictStr,
     ValidationError,
+    WithJsonSchema,
     create_model,
     model_serializer,
 )
@@ -739,6 +741,24 @@ class Row(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def utc_text(moment: datetime) -> str:
+    """A stored time (naive, in UTC) as ISO 8601 with its zone: ``2026-11-21T09:30:00Z``.
+
+    >>> utc_text(datetime(2026, 11, 21, 9, 30))
+    '2026-11-21T09:30:00Z'
+    """
+    aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return aware.isoformat().replace("+00:00", "Z")
+
+
+UtcDateTime = Annotated[
+    datetime,
+    PlainSerializer(utc_text, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+"""A date and time that an export writes in UTC with ``Z`` (an import also reads it without a zone)."""
+
+
 class ExportedGame(Row):
     """The game's own values; an import gives it a new id, a new edit key and a new version count."""
 
@@ -747,8 +767,8 @@ class ExportedGame(Row):
     players: list[str] = Field(description="Seat order.")
     first_dealer: int = Field(description="The seat (0 for the first player) of round 1's dealer.")
     finished: bool = False
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: UtcDateTime | None = None
+    updated_at: UtcDateTime | None = None
     money: dict[str, Any] | None = Field(None, description="The pot's settings, or Play or Pay's chips.")
     dealing: dict[str, Any] | None = Field(
         None,
@@ -791,7 +811,7 @@ class ExportedRound(Row):
     scores: dict[str, int]
     second_discards: dict[str, int] | None = None
     hands: dict[str, str] | None = None
-    created_at: datetime | None = None
+    created_at: UtcDateTime | None = None
     buys: dict[str, int] | None = Field(None, exclude_if=_left_out, description=BUYS_TEXT)
     exact_cut: str | None = Field(None, exclude_if=_left_out, description=EXACT_CUT_TEXT)
 
@@ -805,7 +825,7 @@ class ExportedRevision(Row):
     scores: dict[str, int]
     second_discards: dict[str, int] | None = None
     hands: dict[str, str] | None = None
-    changed_at: datetime | None = None
+    changed_at: UtcDateTime | None = None
     buys: dict[str, int] | None = Field(None, exclude_if=_left_out, description=BUYS_TEXT)
     exact_cut: str | None = Field(None, exclude_if=_left_out, description=EXACT_CUT_TEXT)
 
@@ -814,7 +834,7 @@ class ExportedEvent(Row):
     number: int
     kind: Literal["play", "pay", "settle", "purchase"]
     data: dict[str, Any] = Field(description="The event's fields, without type and version.")
-    created_at: datetime | None = None
+    created_at: UtcDateTime | None = None
 
 
 class ExportedDispute(Row):
@@ -829,7 +849,7 @@ class ExportedDispute(Row):
     reason: str | None = None
     result: dict[str, Any] | None = None
     chain_id: int | None = None
-    created_at: datetime | None = None
+    created_at: UtcDateTime | None = None
 
 
 class ExportedTables(Row):

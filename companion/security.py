@@ -1,9 +1,12 @@
-"""Security settings shared by every response: headers, rate limits, debug guard, input bounds.
+"""Security settings shared by every response: headers, rate limits, debug guard.
+
+The bounds on input (cards in a hand, rows of an import, digits of a number) are in companion.bounds.
 
 - Every response carries a Content-Security-Policy without inline script or style,
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` and a ``Referrer-Policy``
   that never sends an address (a join link carries an edit key).
-- Starting games is counted per client address, wrong edit keys per game and client address,
+- Starting games and groups is counted per client address (those started, and apart from them the
+  attempts refused), wrong edit keys per game and client address,
   in fixed one-minute (or other) windows kept in the database (companion.services.limits), so
   every worker and every server counts together. Past the limit the answer is 429
   (companion.errors): a one-sentence JSON error under ``/api/``, a page otherwise. The wrong edit
@@ -14,14 +17,14 @@
 - The app refuses to start in debug mode unless ``ALLOW_DEBUG`` is set (development only).
 
 Settings (app config): ``RATELIMIT_ENABLED`` (default: on, except when ``TESTING``),
-``RATELIMIT_CREATE`` (default ``"30/minute"``), ``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``),
+``RATELIMIT_CREATE`` (default ``"30/minute"``), ``RATELIMIT_CREATE_REFUSED`` (default ``"60/minute"``),
+``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``),
 ``CONTENT_SECURITY_POLICY``, ``REFERRER_POLICY``, ``ALLOW_DEBUG``, ``PROXY_COUNT`` (default 0).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sized
 
 from flask import Flask, current_app, request
 from werkzeug.exceptions import TooManyRequests
@@ -29,9 +32,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from companion.services import limits
-
-MAX_CARDS_PER_HAND = 20
-"""The most cards any card field (a hand, a meld, a lay-off) may hold."""
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -55,7 +55,10 @@ CREATE_ENDPOINTS = frozenset(
         "api.create_group",
     }
 )
-"""Endpoints whose POST starts a game (counted against RATELIMIT_CREATE)."""
+"""Endpoints whose POST starts a game or a group (counted against RATELIMIT_CREATE when it does)."""
+
+CREATE_BUCKETS = (("create", "RATELIMIT_CREATE"), ("create-refused", "RATELIMIT_CREATE_REFUSED"))
+"""The counters of creating POSTs: those that created something, and those refused."""
 
 TOO_MANY_CREATED = "Too many games were started from this address; wait a minute and try again."
 TOO_MANY_WRONG_KEYS = "Too many wrong edit keys for this game came from this address; wait a minute and try again."
@@ -79,19 +82,6 @@ def parse_limit(text: str) -> tuple[int, int]:
     return int(count), int(multiple or 1) * _PERIODS[period.lower()]
 
 
-def hand_size_error(cards: Sized, field: str = "a hand") -> str | None:
-    """The sentence refusing a card field with too many cards, or None when it is small enough.
-
-    >>> hand_size_error(["3H"] * 21)
-    'a hand can hold at most 20 cards'
-    >>> hand_size_error(["3H", "JK"]) is None
-    True
-    """
-    if len(cards) > MAX_CARDS_PER_HAND:
-        return f"{field} can hold at most {MAX_CARDS_PER_HAND} cards"
-    return None
-
-
 def hit_limit(bucket: str, client: str, limit: str) -> bool:
     """Count one event of `client` against `limit`; False when it goes past (refuse the event).
 
@@ -110,11 +100,28 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+def _creating() -> bool:
+    return request.method == "POST" and request.endpoint in CREATE_ENDPOINTS and limits_enabled()
+
+
 def _limit_creation() -> None:
-    if request.method != "POST" or request.endpoint not in CREATE_ENDPOINTS or not limits_enabled():
+    """Refuse a creating POST once this address has created its limit of games and groups, or had
+    its limit of creations refused; nothing is counted yet (see _count_creation)."""
+    if not _creating():
         return
-    if not hit_limit("create", client_address(), current_app.config["RATELIMIT_CREATE"]):
-        raise TooManyRequests(TOO_MANY_CREATED)
+    for bucket, setting in CREATE_BUCKETS:
+        allowed, _ = parse_limit(current_app.config[setting])
+        if limits.exhausted(f"{bucket}|{client_address()}", allowed):
+            raise TooManyRequests(TOO_MANY_CREATED)
+
+
+def _count_creation(response: Response) -> Response:
+    """Count a creating POST once answered: a game or group made (2xx, or a redirect to it) against
+    RATELIMIT_CREATE, a refusal (4xx) against RATELIMIT_CREATE_REFUSED; a 429 is not counted."""
+    if _creating() and response.status_code != TooManyRequests.code and response.status_code < 500:
+        bucket, setting = CREATE_BUCKETS[0] if response.status_code < 400 else CREATE_BUCKETS[1]
+        hit_limit(bucket, client_address(), current_app.config[setting])
+    return response
 
 
 def _security_headers(response: Response) -> Response:
@@ -153,13 +160,15 @@ def install(app: Flask) -> None:
     """Install the headers, the rate limits and the debug guard (the 429 answers are in companion.errors)."""
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
     app.config.setdefault("RATELIMIT_CREATE", "30/minute")
+    app.config.setdefault("RATELIMIT_CREATE_REFUSED", "60/minute")
     app.config.setdefault("RATELIMIT_WRONG_KEY", "20/minute")
     app.config.setdefault("CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
     app.config.setdefault("REFERRER_POLICY", REFERRER_POLICY)
     app.config.setdefault("ALLOW_DEBUG", False)
-    for name in ("RATELIMIT_CREATE", "RATELIMIT_WRONG_KEY"):
+    for name in ("RATELIMIT_CREATE", "RATELIMIT_CREATE_REFUSED", "RATELIMIT_WRONG_KEY"):
         parse_limit(app.config[name])  # a typo in a limit fails at start, not on a request
     refuse_debug(app)
     trust_proxies(app)
     app.before_request(_limit_creation)
+    app.after_request(_count_creation)
     app.after_request(_security_headers)

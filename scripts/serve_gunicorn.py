@@ -16,6 +16,12 @@ from typing import Any
 # No runtime-control socket in ~/.gunicorn: nothing at the table uses it, and two servers would share its path.
 control_socket_disable = True
 
+# The access log (when one is asked for, with --access-logfile) names the path without its query
+# string (%(U)s, not the request line %(r)s): an old printed join link carries the edit key as
+# ?key=, and no key may ever reach a log. deploy/card-table-companion.service uses the same format.
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
+access_log_format = ACCESS_LOG_FORMAT
+
 
 def on_starting(server: Any) -> None:
     from flask_migrate import upgrade  # type: ignore[import-untyped]

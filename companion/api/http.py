@@ -56,7 +56,7 @@ def expected_version() -> int | None:
     /api/games/<id>/version, or ``"N"``); None when neither is sent (``If-Match: *`` names none)."""
     text = request.args.get("version")
     if text is None:
-        tags = sorted(request.if_match.as_set(include_weak=True))
+        tags = sorted(tag or "" for tag in request.if_match.as_set(include_weak=True))  # "" parses as None
         if not tags:
             return None
         if len(tags) > 1:

@@ -58,7 +58,7 @@ ERRORS = {
     422: "This Idempotency-Key was already used for another request (another body, address or key); "
     "nothing was stored.",
     428: "An undo needs the version the client saw: ?version=N or If-Match.",
-    429: "Too many games started, or too many wrong edit keys, from this address; wait a minute.",
+    429: "Too many games or groups started (or refused), or too many wrong keys, from this address; wait a minute.",
     503: "The database is unavailable (unreachable, read-only or full): the change was not saved; try again after "
     "Retry-After seconds. Or, for a write, the connection broke while it was being committed: the error says that "
     "the change may or may not have been saved, and sending it again with the same Idempotency-Key is safe.",
@@ -207,7 +207,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "createGroup",
                 "Start a group of people who play together",
-                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400)},
+                {"201": answer("CreatedGroup", "The new group, with its key."), **errors(400, 429)},
                 request="NewGroup",
             ),
         },
@@ -224,7 +224,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "replaceGroupKey",
                 "Replace the group's key: the current one (X-Group-Key) stops working at once",
-                {"200": answer("NewKey", "The new group key."), **errors(403, 404)},
+                {"200": answer("NewKey", "The new group key."), **errors(403, 404, 413, 415, 429)},
                 parameters=({**GROUP_KEY, "required": True},),
             ),
         },
@@ -308,7 +308,7 @@ def paths() -> dict[str, Any]:
             "post": operation(
                 "replaceEditKey",
                 "Replace the edit key: the current one (X-Edit-Key) stops working at once",
-                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 429)},
+                {"200": answer("NewKey", "The new edit key."), **errors(403, 404, 409, 413, 415, 429)},
                 keyed=True,
             ),
         },

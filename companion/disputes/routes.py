@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from companion.bounds import CHECKS_PAGE, page_number, pages_for, whole_number
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.keys import can_edit, load_for_edit, load_game
 from companion.models import Game
@@ -36,15 +37,25 @@ def _round_number(game: Game, value: object, *, played_only: bool = False) -> in
     view = rummy.build_view(game)
     last = view.last_round if played_only or view.finished else view.last_round + 1
     if isinstance(value, str) and value.strip():
-        if not value.strip().isdecimal() or not 1 <= int(value) <= max(last, 1):
-            abort(404, description=f"Round {value} cannot be checked in this game: choose a round from 1 to {last}.")
-        return int(value)
+        wanted = whole_number(value, 4)
+        if wanted is None or not 1 <= wanted <= max(last, 1):
+            wrong = value[:12]
+            abort(404, description=f"Round {wrong} cannot be checked in this game: choose a round from 1 to {last}.")
+        return wanted
     return max(last, 1)
 
 
 def _texts(prefix: str, count: int) -> list[str]:
     source = request.form if request.method == "POST" else request.args
     return [source.get(f"{prefix}-{index}", "") for index in range(count)]
+
+
+def _entry_or_none(game: Game, entry_id: int, number: int) -> disputes.LogEntry | None:
+    try:
+        entry = disputes.get_entry(game.id, entry_id)
+    except ServiceError:
+        return None
+    return entry if entry.round == number else None
 
 
 # ---------------------------------------------------------------- standalone checker
@@ -67,9 +78,10 @@ def checker() -> Any:
     best = None
     at = None
     try:
-        if not round_text.isdecimal():
+        number = whole_number(round_text, 4) if round_text.isdecimal() else None
+        if number is None:
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
-        at = disputes.table(variant, None, int(round_text))
+        at = disputes.table(variant, None, number)
         texts = disputes.clean_melds(melds)
         if texts:
             answer = disputes.check_melds(at, texts)
@@ -155,17 +167,19 @@ def game_checker(game_id: str) -> Any:
     game = load_game(game_id)
     number = _round_number(game, request.args.get("round"))
     at = disputes.game_table(game, number)
-    log = disputes.game_log(game.id, number)
+    log, checks, page = disputes.log_page(game.id, number, page_number(request.args.get("page"), 100_000))
     latest = None
-    wanted = request.args.get("entry", "")
-    if wanted.isdecimal():
-        latest = next((entry for entry in log if entry.id == int(wanted)), None)
+    wanted = whole_number(request.args.get("entry", ""))
+    if wanted is not None and 0 < wanted < 2**31:
+        latest = next((entry for entry in log if entry.id == wanted), None) or _entry_or_none(game, wanted, number)
     return render_template(
         "disputes/game_check.html",
         game=rummy.build_view(game),
         at=at,
         number=number,
         log=log,
+        log_pages=pages_for(checks, CHECKS_PAGE),
+        log_page=page,
         latest=latest,
         can_edit=can_edit(game),
         meld_fields=MELD_FIELDS,
@@ -194,7 +208,9 @@ def game_check(game_id: str) -> Any:
             game=rummy.build_view(game),
             at=at,
             number=number,
-            log=disputes.game_log(game.id, number),
+            log=disputes.log_page(game.id, number)[0],
+            log_pages=1,
+            log_page=1,
             latest=None,
             can_edit=True,
             meld_fields=MELD_FIELDS,
@@ -355,7 +371,7 @@ def score_from_cards(game_id: str) -> Any:
 
 def _version(text: str | None) -> int | None:
     """The game version the form was loaded with (a stale form is a 409)."""
-    return int(text) if text and text.isdecimal() else None
+    return whole_number(text) if text and text.isdecimal() else None
 
 
 def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str, disputes.HandView]:

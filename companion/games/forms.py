@@ -22,6 +22,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from companion.bounds import whole_number
 from companion.errors import InvalidInput
 from companion.services.pot import AMOUNT_TITLES, MAX_CENTS, MAX_PICKUPS, POT_KEYS
 from companion.services.store import OptionSpec
@@ -65,9 +66,9 @@ class FirstDealerForm(FlaskForm):
         """The score keeper's name (3-13: the player to their left deals first)."""
         choice = self.scorekeeper.data or ""
         names = [name.strip() for name in self.player_names()]
-        if not choice.isdecimal():
+        seat = whole_number(choice, 3) if choice.isdecimal() else None
+        if seat is None:
             return None
-        seat = int(choice)
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
     def dealer_choice(self) -> tuple[str | None, str | None, str | None]:
@@ -93,9 +94,9 @@ class FirstDealerForm(FlaskForm):
         """The chosen first dealer's name, or None for a random draw."""
         choice = self.first_dealer.data or "random"
         names = [name.strip() for name in self.player_names()]
-        if choice == "random" or not choice.isdecimal():
+        seat = whole_number(choice, 3) if choice.isdecimal() else None
+        if seat is None:
             return None
-        seat = int(choice)
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
 
@@ -215,7 +216,7 @@ class ActionForm(FlaskForm):
 
     def expected_version(self) -> int | None:
         data = str(self.version.data or "")
-        return int(data) if data.isdecimal() else None
+        return whole_number(data) if data.isdecimal() else None
 
 
 class BuyForm(ActionForm):

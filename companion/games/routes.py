@@ -10,6 +10,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
+from companion.bounds import page_number
 from companion.errors import Conflict, ServiceError, error_page, sentence
 from companion.games.forms import (
     POINTS_PATTERN,
@@ -35,6 +36,9 @@ bp.add_app_template_filter(pot.format_cents, "cents")
 
 IMPORT_FORM_OVERHEAD = 16 * 1024
 """Room for the multipart form around an imported file (its CSRF token, boundaries, headers)."""
+
+MAX_PAGES = 100_000
+"""A page number past any list's end (the lists clamp it to their last page)."""
 
 FORM_PAGES = frozenset(
     {"games.game_page", "games.new_game", "games.new_round", "games.edit_round", "games.confirm_delete"}
@@ -100,11 +104,22 @@ def manifest() -> Response:
     return response
 
 
+def _import_body_limit() -> None:
+    if request.endpoint == "games.import_game":
+        request.max_content_length = transfer.MAX_IMPORT_BYTES + IMPORT_FORM_OVERHEAD
+
+
+@bp.record_once
+def _raise_import_limit_before_csrf(state: BlueprintSetupState) -> None:
+    """The import form's body may be as large as an import: its limit is raised before any other
+    hook runs, since CSRFProtect reads the form (under the app's 64 KiB) before the view would."""
+    state.app.before_request_funcs.setdefault(None, []).insert(0, _import_body_limit)
+
+
 @bp.post("/games/import")
 def import_game() -> Any:
     """A game exported as JSON, started again on this phone with a new edit key in its cookie."""
     # Counted against RATELIMIT_CREATE like starting a game: security.CREATE_ENDPOINTS names this endpoint.
-    request.max_content_length = transfer.MAX_IMPORT_BYTES + IMPORT_FORM_OVERHEAD
     form = ImportForm()
     if not form.validate_on_submit():
         field_errors = form.document.errors or ["Choose the exported JSON file of a game."]
@@ -161,7 +176,7 @@ def game_page(game_id: str) -> Any:
         entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
     return render_template(
         "games/game.html",
-        game=rummy.build_view(game),
+        game=rummy.build_view(game, page_number(request.args.get("history"), MAX_PAGES)),
         dealt_first=store.first_dealer_text(game),
         can_edit=editing,
         action_form=ActionForm(data={"version": game.version}),

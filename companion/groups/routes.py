@@ -71,7 +71,7 @@ def _variant_choices() -> list[tuple[str, str]]:
 
 
 def _start_form(group: Group) -> StartGameForm:
-    form = StartGameForm(data={"players": "\n".join(group.players)} if request.method == "GET" else None)
+    form = StartGameForm(data={"players": "\n".join(service.members_of(group))} if request.method == "GET" else None)
     form.variant.choices = _variant_choices()
     return form
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from companion.bounds import whole_number
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.games.forms import ActionForm, dealer_choices, field_refusal, form_refusal, set_dealer_ways
 from companion.keys import KEY_COOKIE, can_edit, load_for_edit, load_game, with_key_cookie
@@ -146,14 +147,14 @@ def _quick_body(game: Game, winner: str, entered: dict[str, Any]) -> dict[str, A
             raise InvalidInput(f"enter the cards {name} still holds")
         chips = entered["paid"][name].strip() or "0"
         for text, what in ((held, "cards left"), (chips, "chips paid")):
-            if not (text.isascii() and text.isdigit()):
-                raise InvalidInput(f'{name}\'s {what} must be a whole number, not "{text}"')
+            if not (text.isascii() and text.isdigit()) or whole_number(text, 6) is None:
+                raise InvalidInput(f'{name}\'s {what} must be a whole number, not "{text[:20]}"')
         cards_left[name] = int(held)
         paid[name] = int(chips)
     body: dict[str, Any] = {"type": "settle", "winner": winner, "cards_left": cards_left, "paid": paid}
     replace = entered["replace"]
     if replace:  # the box "Replace the N cards and chips recorded so far", ticked: the engine checks N
-        if not (replace.isascii() and replace.isdigit()):
+        if not (replace.isascii() and replace.isdigit()) or whole_number(replace, 6) is None:
             raise InvalidInput(FORM_INCOMPLETE)
         body["replaces"] = int(replace)
     return body

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import func, select
+
+from companion.bounds import CHECKS_PAGE, GAME_PAGE_CHECKS, pages_for, whole_number
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game
@@ -434,13 +437,15 @@ def is_contract_game(variant: str) -> bool:
 def checker_table(variant: str, round_text: str, query: Mapping[str, str]) -> Table:
     """The table of the standalone checker of a game with contracts: the deal, the house rules the
     query sets (the preset's own) and, if given, the number of players (the decks in play)."""
-    if not round_text.isdecimal():
+    deal = whole_number(round_text, 4) if round_text.isdecimal() else None
+    if deal is None:
         raise InvalidInput(f'deal must be a whole number, not "{round_text[:20]}"')
     players_text = query.get("players", "").strip()
-    if players_text and not players_text.isdecimal():
+    players = whole_number(players_text, 4) if players_text.isdecimal() else None
+    if players_text and players is None:
         raise InvalidInput(f'players must be a whole number, not "{players_text[:20]}"')
     options = {key: query[key] for key in option_keys(variant) if query.get(key, "").strip()}
-    return table(variant, options, int(round_text), int(players_text) if players_text else None)
+    return table(variant, options, deal, players)
 
 
 def deal_contract(at: Table) -> ContractDeal:
@@ -510,11 +515,12 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str, dow
     if not cards.strip():
         raise InvalidInput("enter the cards laid off")
     text = str(onto).strip()
-    if not text.isdecimal() or not 1 <= int(text) <= len(fields):
+    chosen = whole_number(text, 4) if text.isdecimal() else None
+    if chosen is None or not 1 <= chosen <= len(fields):
         raise InvalidInput(f"choose the meld the cards go onto, from 1 to {len(fields)}")
-    if not str(fields[int(text) - 1]).strip():
-        raise InvalidInput(f"meld {int(text)} on the table is empty: choose a meld that holds cards")
-    number = [index for index, field in enumerate(fields, start=1) if str(field).strip()].index(int(text)) + 1
+    if not str(fields[chosen - 1]).strip():
+        raise InvalidInput(f"meld {chosen} on the table is empty: choose a meld that holds cards")
+    number = [index for index, field in enumerate(fields, start=1) if str(field).strip()].index(chosen) + 1
     answer = engine_call(
         layoff_json, at.variant, at.round, at.options, [], number, cards, at.players, None, list(melds)
     )
@@ -812,11 +818,35 @@ def game_log(game_id: str, number: int | None = None) -> tuple[LogEntry, ...]:
     return tuple(_entry(row) for row in db.session.scalars(query.order_by(Dispute.id)))
 
 
-def log_by_round(game_id: str) -> dict[int, tuple[LogEntry, ...]]:
+def log_page(
+    game_id: str, number: int | None = None, page: int = 1, size: int = CHECKS_PAGE
+) -> tuple[tuple[LogEntry, ...], int, int]:
+    """One page of a game's checks (or one round's), the latest page first and each page oldest
+    first, with the number of checks in all and the page shown (clamped to the pages there are)."""
+    where = [Dispute.game_id == game_id] + ([Dispute.round_number == number] if number is not None else [])
+    count = db.session.scalar(select(func.count()).select_from(Dispute).where(*where)) or 0
+    page = max(1, min(page, pages_for(count, size)))
+    query = select(Dispute).where(*where).order_by(Dispute.id.desc()).offset((page - 1) * size)
+    rows = list(db.session.scalars(query.limit(size)))
+    return tuple(_entry(row) for row in reversed(rows)), count, page
+
+
+@dataclass(frozen=True)
+class RoundLogs:
+    """The latest checks of a game by round (the game page's log), and how many there are in all."""
+
+    by_round: dict[int, tuple[LogEntry, ...]]
+    shown: int
+    total: int
+
+
+def log_by_round(game_id: str) -> RoundLogs:
+    """The latest GAME_PAGE_CHECKS checks of a game, by round: the game page never lists more."""
+    entries, total, _ = log_page(game_id, size=GAME_PAGE_CHECKS)
     grouped: dict[int, list[LogEntry]] = {}
-    for entry in game_log(game_id):
+    for entry in entries:
         grouped.setdefault(entry.round, []).append(entry)
-    return {number: tuple(entries) for number, entries in sorted(grouped.items())}
+    return RoundLogs({number: tuple(items) for number, items in sorted(grouped.items())}, len(entries), total)
 
 
 def get_entry(game_id: str, entry_id: int) -> LogEntry:
@@ -928,7 +958,8 @@ def add_layoff(game: Game, number: int, player: object, onto: object, cards: obj
     if not isinstance(cards, str) or not cards.strip():
         raise InvalidInput("enter the cards to lay off")
     if isinstance(onto, str) and onto.strip().isdecimal():
-        onto = int(onto)
+        position = whole_number(onto, 4)
+        onto = onto[:20] if position is None else position
     at = game_table(game, number)
     answer = lay_off(at, chain.melds, onto, cards)
     result = {"chain": chain.start.id, "onto": onto, "declarer": answer["declarer"], "code": answer["code"]}

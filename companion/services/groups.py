@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import selectinload
 
 from companion.errors import InvalidInput, NotAllowed, NotFound
 from companion.extensions import db
-from companion.models import Game, Group
+from companion.models import Game, Group, GroupMember
 from companion.services import chart, kinds, play_or_pay, rummy
 from companion.services.store import MAX_NAME_LENGTH, commit, engine_call, hash_key, safe_cell
 from engine import groups as stats
@@ -113,12 +114,27 @@ def regenerate_group_key(group: Group) -> str:
     return key
 
 
+def members_of(group: Group) -> list[str]:
+    """The group's members in the order they joined: its founders, then each name that joined."""
+    query = db.select(GroupMember.name).where(GroupMember.group_id == group.id).order_by(GroupMember.id)
+    return [*group.players, *db.session.scalars(query)]
+
+
+def _insert_member() -> postgresql.Insert | sqlite.Insert:
+    if db.engine.dialect.name == "postgresql":
+        return postgresql.insert(GroupMember)
+    return sqlite.insert(GroupMember)
+
+
 def join(group: Group, names: Sequence[str]) -> None:
-    """New names join the group as members (the session is committed by the caller)."""
-    known = {name.casefold() for name in group.players}
-    added = [name for name in names if name.casefold() not in known]
-    if added:
-        group.players = [*group.players, *added]
+    """New names join the group as members (the session is committed by the caller): a row each,
+    inserted unless the name is there already (INSERT ... ON CONFLICT DO NOTHING), so no join is
+    lost to another made at the same moment."""
+    founders = {name.casefold() for name in group.players}
+    for name in names:
+        if name.casefold() not in founders:
+            row = {"group_id": group.id, "name": name, "folded": name.casefold()}
+            db.session.execute(_insert_member().values(**row).on_conflict_do_nothing())
 
 
 def start_game(
@@ -280,7 +296,7 @@ def group_view(group: Group) -> GroupView:
     """The group's figures over its finished games (and every game's money)."""
     records = [_record(game) for game in games_of(group)]
     played = [record for record, _ in records]
-    members = list(group.players)
+    members = members_of(group)
     for record in played:  # a name that is not (or no longer) a member still counts
         members.extend(name for name in record.players if name not in members)
     standings = stats.standings(members, played)

@@ -8,6 +8,9 @@ threads, one at a time per server process, at a lower priority, and kept in the 
 - At most ``PDF_QUEUE`` sheets (default 3: one rendering, two waiting) are pending per server
   process; past that, or after ``PDF_TIMEOUT`` seconds (default 20, under gunicorn's 30 s), the
   answer is 503 with ``Retry-After``.
+- A blank sheet is kept in ``blank_sheet_pdfs`` by the HTML its parameters make (the latest
+  ``KEPT_BLANK_SHEETS``), so asking for the same one again keeps no renderer busy.
+- The renderer never outlives its server process, even one killed with SIGKILL (_die_with_parent).
 - A game's sheet is kept in the ``sheet_pdfs`` table by game, version and paper, where every
   server sees it (the instance folder is not shared between machines; the database is). A write
   raises the version, so a kept sheet is never stale; older versions of the game's sheets are
@@ -16,9 +19,12 @@ threads, one at a time per server process, at a lower priority, and kept in the 
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -30,7 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion.errors import ServiceError
 from companion.extensions import db
-from companion.models import Game, SheetPdf
+from companion.models import BlankSheetPdf, Game, SheetPdf
 from companion.services import kinds, play_or_pay, sheets
 
 DEFAULT_QUEUE = 3
@@ -38,6 +44,8 @@ DEFAULT_TIMEOUT = 20.0
 TESTING_TIMEOUT = 180.0
 RETRY_AFTER = 5
 NICENESS = 10
+PARENT_POLL_SECONDS = 1.0
+KEPT_BLANK_SHEETS = 200
 BUSY = "The server is printing other sheets right now; try again in a few seconds."
 
 
@@ -51,10 +59,28 @@ class Busy(ServiceError):
         self.retry_after = retry_after
 
 
-def _start_child() -> None:
-    """The child's initializer: let request threads have the cores first; load WeasyPrint now."""
+def _start_child(parent: int | None = None) -> None:
+    """The child's initializer: follow its server process (`parent`) in death, let request threads
+    have the cores first, load WeasyPrint now."""
+    _die_with_parent(os.getppid() if parent is None else parent)
     os.nice(NICENESS)
     sheets.load_weasyprint()
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker killed outright (SIGKILL by an operator, the OOM killer, gunicorn after a timeout)
+    cannot shut its renderer down: the renderer then ends itself, as a thread of it sees its parent
+    gone. (Not PR_SET_PDEATHSIG: it fires when the *thread* that spawned the child ends, and the
+    development server spawns it from a request's thread.)"""
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 class Renderer:
@@ -70,7 +96,7 @@ class Renderer:
         # A gunicorn worker is a fork of the master: each process starts its own child.
         if self._pool is None or self._pool_pid != os.getpid():
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child)
+            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_child, initargs=(os.getpid(),))
             self._pool_pid = os.getpid()
         return self._pool
 
@@ -147,8 +173,30 @@ def game_sheet(game: Game, paper: str) -> bytes:
 
 
 def blank_sheet(preset: str, names: list[str] | None, paper: str) -> bytes:
-    """A blank sheet as a PDF (the HTML first, so its errors come from this process)."""
-    return render(sheets.blank_sheet_pdf_html(preset, names, paper))
+    """A blank sheet as a PDF (the HTML first, so its errors come from this process), kept by the
+    HTML its parameters make, so that asking for the same sheet again never renders it again."""
+    html = sheets.blank_sheet_pdf_html(preset, names, paper)
+    html_hash = hashlib.sha256(html.encode()).hexdigest()
+    kept = db.session.scalar(db.select(BlankSheetPdf.data).filter_by(html_hash=html_hash))
+    if kept is not None:
+        return bytes(kept)
+    data = render(html)
+    _keep_blank(html_hash, data)
+    return data
+
+
+def _keep_blank(html_hash: str, data: bytes) -> None:
+    """Keep a blank sheet, and only the latest KEPT_BLANK_SHEETS of them (they are few in use)."""
+    try:
+        db.session.add(BlankSheetPdf(html_hash=html_hash, data=data))
+        db.session.flush()
+        oldest_kept = db.select(BlankSheetPdf.id).order_by(BlankSheetPdf.id.desc()).offset(KEPT_BLANK_SHEETS).limit(1)
+        cutoff = db.session.scalar(oldest_kept)
+        if cutoff is not None:
+            db.session.execute(db.delete(BlankSheetPdf).where(BlankSheetPdf.id <= cutoff))
+        db.session.commit()
+    except IntegrityError:  # another request kept the same sheet a moment ago
+        db.session.rollback()
 
 
 def sheet_state(game: Game) -> dict[str, Any]:

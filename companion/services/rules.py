@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bounds import whole_number
 from companion.errors import InvalidInput
 from companion.services import play_or_pay
 from companion.services.contract import Fan, contract_fans
@@ -121,9 +122,10 @@ def preset_rules(
     rounds = schedule(rules)
     number = 1
     if isinstance(round_text, str) and round_text.strip():
-        if not round_text.strip().isdecimal():
+        wanted = whole_number(round_text, 4) if round_text.strip().isdecimal() else None
+        if wanted is None:
             raise InvalidInput(f'round must be a whole number, not "{round_text[:20]}"')
-        number = int(round_text)
+        number = wanted
     info = engine_call(round_info, rules, number)
     lines = option_lines(rules)
     return PresetRules(
@@ -165,7 +167,8 @@ def play_or_pay_rules(chips: object = None, players: int | None = None) -> PlayO
     if isinstance(chips, str):
         text = chips.strip()
         if text:
-            stack = engine_call(pop.verify_chips, int(text) if text.isascii() and text.isdecimal() else text[:20])
+            number = whole_number(text, 6) if text.isascii() and text.isdecimal() else None
+            stack = engine_call(pop.verify_chips, text[:20] if number is None else number)
     elif chips is not None:
         stack = engine_call(pop.verify_chips, chips)
     return PlayOrPayRules(

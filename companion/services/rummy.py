@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import func, select
+
+from companion.bounds import HISTORY_PAGE, pages_for
 from companion.errors import InvalidInput, NotFound
+from companion.extensions import db
 from companion.models import Game, Round, RoundRevision, utc_now
 from companion.services import contract, disputes, pot
 from companion.services.contract import Fan
@@ -172,7 +176,7 @@ class GameView:
     next_round: RoundPlan | None
     finished: bool
     winners: tuple[str, ...]
-    history: tuple[HistoryEntry, ...]
+    history: tuple[HistoryEntry, ...]  # one page of it, the latest first (companion.bounds.HISTORY_PAGE)
     version: int
     created_at: datetime
     pot: PotView | None = None
@@ -180,6 +184,17 @@ class GameView:
     buy_limit: int = 0
     exact_cut: bool = False  # whether the round form asks who cut exactly
     exact_cut_points: int = 0
+    history_entries: int = 0  # in the whole history
+    history_page: int = 1
+
+    @property
+    def history_pages(self) -> int:
+        return pages_for(self.history_entries, HISTORY_PAGE)
+
+    @property
+    def history_first(self) -> int:
+        """The position of the page's first entry in the whole history (1 for the latest change)."""
+        return (self.history_page - 1) * HISTORY_PAGE + 1
 
     @property
     def last_round(self) -> int:
@@ -297,14 +312,35 @@ def out_verb(variant: str) -> str:
     return "knocked" if variant in KNOCKING_VARIANTS else "went out"
 
 
-def build_view(game: Game) -> GameView:
-    """The full state of a game, every rule fact from the engine."""
+def _corrected_rounds(game: Game) -> set[int]:
+    query = select(RoundRevision.number).where(RoundRevision.game_id == game.id, RoundRevision.action == "corrected")
+    return set(db.session.scalars(query.distinct()))
+
+
+def history_slice(game: Game, page: int = 1) -> tuple[list[RoundRevision], int, int]:
+    """One page of a game's history, the latest first, with the number of entries in all and the
+    page shown (clamped to the pages there are): a page costs the same however long the history."""
+    count = db.session.scalar(select(func.count()).where(RoundRevision.game_id == game.id)) or 0
+    page = max(1, min(page, pages_for(count, HISTORY_PAGE)))
+    query = (
+        select(RoundRevision)
+        .where(RoundRevision.game_id == game.id)
+        .order_by(RoundRevision.id.desc())
+        .offset((page - 1) * HISTORY_PAGE)
+        .limit(HISTORY_PAGE)
+    )
+    return list(db.session.scalars(query)), count, page
+
+
+def build_view(game: Game, history_page: int = 1) -> GameView:
+    """The state of a game, every rule fact from the engine, with one page of its history."""
     verify_rounds(game)
     rules = rules_for(game.variant, game.options)
     players = tuple(game.players)
     table = rules.preset.table_for(len(players))
     plans = [_plan(info, players, game.first_dealer, table) for info in schedule(rules)]
-    corrected = {revision.number for revision in game.revisions if revision.action == "corrected"}
+    corrected = _corrected_rounds(game)
+    revisions, history_entries, history_page = history_slice(game, history_page)
     played = tuple(_played(stored, plans[stored.number - 1], players, corrected, rules) for stored in game.rounds)
     running = totals(players, [item.points for item in played])
     finished = len(played) >= rules.rounds
@@ -326,7 +362,9 @@ def build_view(game: Game) -> GameView:
         next_round=None if finished else plans[len(played)],
         finished=finished,
         winners=tuple(winners(running)) if finished else (),
-        history=tuple(_history(revision, players) for revision in reversed(game.revisions)),
+        history=tuple(_history(revision, players) for revision in revisions),
+        history_entries=history_entries,
+        history_page=history_page,
         version=game.version,
         created_at=game.created_at,
         pot=pot.pot_view(game, running, finished),
@@ -482,7 +520,7 @@ def correct_round(
     before = (stored.went_out, stored.scores, stored.hands, stored.second_discards, stored.exact_cut)
     if before == (went_out, checked, kept, pickups, cutter):
         return
-    game.revisions.append(_revision(stored, "corrected"))
+    db.session.add(_revision(stored, "corrected"))  # never loads the whole history
     stored.went_out = str(went_out)
     stored.scores = checked
     stored.hands = kept
@@ -499,7 +537,7 @@ def undo_last_round(game: Game, expected_version: object = None) -> None:
         raise NotFound("there is no round to undo yet")
     require_version(game, expected_version)
     last = game.rounds[-1]
-    game.revisions.append(_revision(last, "undone"))
+    db.session.add(_revision(last, "undone"))
     # The undone deal is the one being played again: its buys count again (any counted since are dropped).
     game.buys = dict(last.buys) if last.buys else None
     game.rounds.remove(last)
@@ -510,6 +548,7 @@ def undo_last_round(game: Game, expected_version: object = None) -> None:
 def _revision(stored: Round, action: str) -> RoundRevision:
     """The values a round had, for the history."""
     return RoundRevision(
+        game_id=stored.game_id,
         number=stored.number,
         action=action,
         went_out=stored.went_out,

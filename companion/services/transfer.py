@@ -13,7 +13,8 @@ compares its fields with the columns; a new column means a new format version). 
 - ``derived``: read-only extras (the game state with totals, winners and the ledger) that an
   import ignores.
 
-Dates are ISO 8601 strings (UTC, no zone). An import checks everything before it writes: the
+Dates are ISO 8601 strings in UTC, written with Z (an import also reads them without a zone, as
+earlier exports wrote them). An import checks everything before it writes: the
 format, the column names and types, the variant and options (through the engine), the players,
 every round (`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history,
 the Play or Pay events (replayed through the engine); then it inserts the game in one transaction,
@@ -38,10 +39,16 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, Float, Integer, Numeric, String
 
 from companion import schemas
+from companion.bounds import (
+    MAX_IMPORT_CHECKS,
+    MAX_IMPORT_EVENTS,
+    MAX_IMPORT_REVISIONS,
+    REJUDGE_BUDGET_CARDS,
+    hand_size_error,
+)
 from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
-from companion.security import hand_size_error
 from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy
 from companion.services.store import (
     PRESETS,
@@ -61,13 +68,18 @@ FORMAT = schemas.FORMAT
 FORMAT_VERSION = schemas.FORMAT_VERSION
 TOP_LEVEL = tuple(schemas.GameExport.model_fields)
 
-MAX_ROWS = 20_000
-"""The most rows of one table an import takes. The app does not cap a game's history, dispute log
-or events; 20,000 corrections (or checks, or Play or Pay events) is far beyond any real game."""
+MAX_ROWS: dict[str, int] = {
+    "rounds": 1000,  # the schedule bounds them further (a game has at most its rounds)
+    "round_revisions": MAX_IMPORT_REVISIONS,
+    "disputes": MAX_IMPORT_CHECKS,
+    "game_events": MAX_IMPORT_EVENTS,
+}
+"""The most rows of each table an import takes: what a real game can hold (companion.bounds)."""
 MAX_IMPORT_BYTES = 16 * 1024 * 1024
 """The largest import body (a limit of its own: the app's MAX_CONTENT_LENGTH is 64 KiB). Sized from
 what the app writes: the page's pretty-printed export.json of a game of 8 players with long names
-and 5,000 corrections that keep every hand's cards stays under it (tests/app/test_transfer_limits.py)."""
+and the most corrections an import takes (MAX_ROWS), every hand's cards kept, stays under it
+(tests/app/test_transfer_limits.py)."""
 MAX_TEXT = 4000
 MAX_JSON_DEPTH = 12
 MAX_JSON_INT = 2**53
@@ -607,6 +619,23 @@ def _check_disputes(rows: list[dict[str, Any]], players: list[str], total: int) 
             raise Invalid(f"{where}: result must be an object")
 
 
+def rejudge_cost(rows: Sequence[dict[str, Any]]) -> int:
+    """The engine's work to judge the checks again, in cards (each check counts at least one)."""
+    return sum(max(len(" ".join(_texts(row.get("cards"))).replace("|", " ").split()), 1) for row in rows)
+
+
+def _texts(cards: object) -> list[str]:
+    return [text for text in cards if isinstance(text, str)] if isinstance(cards, list) else []
+
+
+def _check_rejudge_budget(rows: Sequence[dict[str, Any]]) -> None:
+    cost = rejudge_cost(rows)
+    if cost > REJUDGE_BUDGET_CARDS:
+        raise Invalid(
+            f"the dispute log holds {cost} cards to check again, more than the {REJUDGE_BUDGET_CARDS} an import may"
+        )
+
+
 def _check_references(name: str, rows: list[dict[str, Any]]) -> None:
     """Positions of earlier rows of the same table (a lay-off's chain start)."""
     for index, row in enumerate(rows, start=1):
@@ -688,8 +717,8 @@ def check_document(document: object) -> Plan:
         rows = tables_given.get(name, [])
         if not isinstance(rows, list):
             raise Invalid(f'the table "{name}" must be a list of rows')
-        if len(rows) > MAX_ROWS:
-            raise Invalid(f'the table "{name}" has more than {MAX_ROWS} rows')
+        if len(rows) > MAX_ROWS[name]:
+            raise Invalid(f'the table "{name}" has more than {MAX_ROWS[name]} rows, more than a game can hold')
         tables[name] = [_row(f"row {index} of {name}", row, spec.fields) for index, row in enumerate(rows, start=1)]
         _check_references(name, tables[name])
     _check_rounds(tables.get("rounds", []), players, total, shadow)
@@ -697,6 +726,7 @@ def check_document(document: object) -> Plan:
     _check_contract_rummy(values, tables, players)
     _check_events(tables.get("game_events", []), shadow)
     _check_disputes(tables.get("disputes", []), players, total)
+    _check_rejudge_budget(tables.get("disputes", []))
     finished = values.get("finished", False)
     if play_or_pay.is_play_or_pay(shadow):
         _check_ended(finished, shadow)

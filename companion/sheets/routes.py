@@ -20,6 +20,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from companion.bounds import whole_number
 from companion.errors import error_page, sentence
 from companion.keys import load_game
 from companion.models import Game
@@ -215,8 +216,9 @@ def print_blank_sheet() -> Response:
     names = _names()
     if not names or not any(names):
         count = request.args.get("blanks", str(DEFAULT_BLANKS)).strip()
-        if not count.isdecimal() or not 1 <= int(count) <= 20:
+        blanks = whole_number(count, 3) if count.isdecimal() else None
+        if blanks is None or not 1 <= blanks <= 20:
             _bad("choose how many blank columns to print")
-        names = [""] * int(count)
+        names = [""] * (blanks or 0)
     target = url_for("sheets.blank_sheet_pdf", variant=preset, players=",".join(names), paper=paper)
     return redirect(target, 303)

@@ -67,3 +67,30 @@ def test_every_operation_with_a_body_or_a_key_lists_413_or_403_and_429(client: F
                 assert "413" in operation["responses"], (path, method)
             if any(parameter.get("name") == "X-Edit-Key" for parameter in operation.get("parameters", [])):
                 assert {"403", "429"} <= set(operation["responses"]), (path, method)
+
+
+def test_the_group_and_key_refusals_are_documented_and_sent(app: Any, client: FlaskClient) -> None:
+    """Issue 28, section 8: 429 on POST /api/groups and /api/groups/{id}/key, 415 on the key endpoints."""
+    document = client.get("/api/openapi.json").get_json()["paths"]
+    assert "429" in document["/api/groups"]["post"]["responses"]
+    assert {"415", "429"} <= set(document["/api/groups/{group_id}/key"]["post"]["responses"])
+    assert "415" in document["/api/games/{game_id}/key"]["post"]["responses"]
+    game = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob"]}).get_json()
+    group = client.post("/api/groups", json={"name": "Friday", "players": ["Ann", "Bob"]}).get_json()
+    for path, key in (
+        (f"/api/games/{game['id']}/key", "X-Edit-Key"),
+        (f"/api/groups/{group['id']}/key", "X-Group-Key"),
+    ):
+        answer = client.post(path, data="key", content_type="text/plain", headers={key: "whatever"})
+        assert answer.status_code == 415
+        conforms(client, answer, path.replace(game["id"], "{game_id}").replace(group["id"], "{group_id}"), "post")
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_CREATE="1/minute", RATELIMIT_WRONG_KEY="1/minute")
+    assert client.post("/api/groups", json={"name": "Saturday", "players": ["Ann", "Bob"]}).status_code == 201
+    answer = client.post("/api/groups", json={"name": "Sunday", "players": ["Ann", "Bob"]})
+    assert answer.status_code == 429
+    conforms(client, answer, "/api/groups", "post")
+    path = f"/api/groups/{group['id']}/key"
+    assert client.post(path, headers={"X-Group-Key": "wrong"}).status_code == 403
+    answer = client.post(path, headers={"X-Group-Key": "wrong"})
+    assert answer.status_code == 429
+    conforms(client, answer, "/api/groups/{group_id}/key", "post")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from companion import schemas
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
 from companion.services import transfer
+from tests.conftest import api_game
 
 EXPORTS = Path(__file__).parent / "exports"
 """Exports written by the app before the export format became a model (issue 12); they must import back."""
@@ -253,12 +255,45 @@ def golden(name: str) -> dict[str, Any]:
     return document
 
 
+TIMES = frozenset({"created_at", "updated_at", "changed_at"})
+
+
+def with_zones(value: Any, key: str = "") -> Any:
+    """The document with its stored times in UTC with Z, as exports write them since issue 28."""
+    if isinstance(value, dict):
+        return {name: with_zones(item, name) for name, item in value.items()}
+    if isinstance(value, list):
+        return [with_zones(item, key) for item in value]
+    if key in TIMES and isinstance(value, str) and not value.endswith("Z"):
+        return value + "Z"
+    return value
+
+
 @pytest.mark.parametrize("name", ["pay-me", "3-13", "play-or-pay"])
 def test_an_export_of_format_version_1_reads_and_writes_back_identically(name: str) -> None:
+    """Identically but for the times, which an export now writes in UTC with Z (issue 28)."""
     document = golden(name)
     model = schemas.GameExport.model_validate(document)
     assert model.format_version == schemas.FORMAT_VERSION == 1
-    assert model.model_dump(mode="json") == document
+    written = model.model_dump(mode="json")
+    assert written["tables"] == with_zones(document["tables"])
+    assert written == {**with_zones(document), "derived": document["derived"]}
+    assert schemas.GameExport.model_validate(written).model_dump(mode="json") == written
+
+
+def test_every_time_an_export_writes_is_utc_with_z(client: FlaskClient) -> None:
+    game = api_game(client, "pay-me", ["Ann", "Bob"], "Ann")
+    body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5}}
+    saved = client.post(f"/api/games/{game['id']}/rounds", json=body, headers={"X-Edit-Key": game["edit_key"]})
+    corrected = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 9}, "version": saved.get_json()["version"]}
+    response = client.put(f"/api/games/{game['id']}/rounds/1", json=corrected, headers={"X-Edit-Key": game["edit_key"]})
+    assert response.status_code == 200, response.get_json()
+    document = client.get(f"/api/games/{game['id']}/export").get_json()
+    times = [document["game"]["created_at"], document["game"]["updated_at"]]
+    times += [row["created_at"] for row in document["tables"]["rounds"]]
+    times += [row["changed_at"] for row in document["tables"]["round_revisions"]]
+    assert len(times) == 4 and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", text) for text in times)
+    assert client.post("/api/games/import", json=document).status_code == 201
 
 
 def test_the_golden_exports_hold_every_kind_of_row() -> None:
@@ -333,9 +368,9 @@ def test_an_export_written_before_the_model_imports_and_exports_back_identically
     again = client.get(f"/api/games/{created.get_json()['id']}/export")
     assert again.status_code == 200
     exported = again.get_json()
-    golden_checks = document["tables"].pop("disputes", [])
+    golden_checks = with_zones(document["tables"].pop("disputes", []), "disputes")
     checks = exported["tables"].pop("disputes", [])
-    assert exported == document
+    assert exported == with_zones(document)  # the times now in UTC with Z (issue 28)
     assert len(checks) == len(golden_checks)
     for check, golden_check in zip(checks, golden_checks, strict=True):
         assert said_alike(golden_check, check)

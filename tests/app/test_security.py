@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import ROOT, create_app, security
+from companion import ROOT, bounds, create_app, security
 from tests.conftest import read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -332,9 +332,9 @@ def test_a_too_large_body_is_refused_with_413(app: Flask, client: FlaskClient, p
 
 
 def test_card_fields_are_bounded() -> None:
-    assert security.MAX_CARDS_PER_HAND == 20
-    assert security.hand_size_error(["7H"] * 20) is None
-    assert security.hand_size_error(["7H"] * 21, "a meld") == "a meld can hold at most 20 cards"
+    assert bounds.MAX_CARDS_PER_HAND == 20
+    assert bounds.hand_size_error(["7H"] * 20) is None
+    assert bounds.hand_size_error(["7H"] * 21, "a meld") == "a meld can hold at most 20 cards"
 
 
 # ------------------------------------------------------------------ rate limits

@@ -1,0 +1,183 @@
+"""Issue 28, section 1: the largest allowed import, and the heaviest allowed game beside another table.
+
+Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [--readers 6]
+
+1. The CPU (process time) of importing the largest import the limits allow (companion.bounds):
+   8 players, one round, the most history entries, each keeping every hand's cards, and a dispute
+   log of 16-card hand checks up to the re-judging budget; in this process, on a fresh SQLite file.
+2. gunicorn (``--workers 2 --threads 4``, as the systemd unit) on that database, with the heaviest
+   game a key holder can make (the most history entries and checks an import takes, written straight
+   to the tables) and another table's game (Pay Me, 3 players, 5 rounds). The other table's game
+   page is read by one closed-loop client for ``--seconds`` alone, then for ``--seconds`` while
+   ``--readers`` closed-loop clients read the heavy game's page, its check page and its history,
+   back to back, then for ``--seconds`` while they read the same pausing ``--pause`` s after each
+   answer (phones at a table reloading it).
+
+Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
+p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import percentile  # noqa: E402
+from tests.servers import start_gunicorn, stop  # noqa: E402
+
+PLAYERS = [f"Player number {seat}" for seat in range(8)]
+BIG_HAND = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S JK"
+KEPT = "10H 10D 10S 10C QH QD QS QC JK JK 2H 2D 2S 2C"
+
+
+def build(database_url: str, instance: Path) -> tuple[float, int, str, str]:
+    """The import's CPU seconds and body size, the heavy game's id and the other table's id."""
+    from companion import bounds, create_app
+    from companion.extensions import db
+    from companion.models import Dispute, RoundRevision
+    from companion.services import disputes, store, transfer
+
+    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(instance))
+    app.config["RATELIMIT_ENABLED"] = False
+    client = app.test_client()
+    with app.app_context():
+        db.create_all()
+    game = client.post("/api/games", json={"variant": "pay-me", "players": PLAYERS, "first_dealer": PLAYERS[0]})
+    state = game.get_json()
+    scores = {name: 0 if name == PLAYERS[0] else 999 for name in PLAYERS}
+    headers = {"X-Edit-Key": state["edit_key"]}
+    client.post(f"/api/games/{state['id']}/rounds", json={"went_out": PLAYERS[0], "scores": scores}, headers=headers)
+    with app.app_context():
+        stored = store.get_game(state["id"])
+        entry = disputes.log_hand(stored, 1, PLAYERS[1], BIG_HAND)
+        row = db.session.get(Dispute, entry.id)
+        assert row is not None
+        values = {name: getattr(row, name) for name in ("round_number", "kind", "player", "cards", "valid", "reason")}
+        result = row.result
+        db.session.add_all(
+            Dispute(game_id=state["id"], result=result, **values) for _ in range(bounds.MAX_IMPORT_CHECKS - 1)
+        )
+        revision = {"number": 1, "action": "corrected", "went_out": PLAYERS[0], "scores": scores}
+        db.session.add_all(
+            RoundRevision(game_id=state["id"], hands={name: KEPT for name in PLAYERS[1:]}, **revision)
+            for _ in range(bounds.MAX_IMPORT_REVISIONS)
+        )
+        db.session.commit()
+    document = client.get(f"/api/games/{state['id']}/export").get_json()
+    document["tables"]["disputes"] = document["tables"]["disputes"][: bounds.REJUDGE_BUDGET_CARDS // 16]
+    raw = json.dumps(document).encode()
+    with app.app_context():
+        started = time.process_time()
+        transfer.import_bytes(raw)
+        cpu = time.process_time() - started
+    other = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob", "Cy"]}).get_json()
+    for _ in range(5):
+        body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 10}}
+        client.post(f"/api/games/{other['id']}/rounds", json=body, headers={"X-Edit-Key": other["edit_key"]})
+    return cpu, len(raw), state["id"], other["id"]
+
+
+def get(port: int, path: str) -> tuple[int, int, float]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        size = len(response.read())
+    finally:
+        connection.close()
+    return response.status, size, (time.perf_counter() - started) * 1000
+
+
+def closed_loop(
+    port: int, paths: list[str], end: float, times: list[float], errors: list[str], pause: float = 0.0
+) -> None:
+    """Read the paths in turn until `end`, waiting `pause` seconds after each answer."""
+    index = 0
+    while time.monotonic() < end:
+        path = paths[index % len(paths)]
+        index += 1
+        status, _, elapsed = get(port, path)
+        if status != 200:
+            errors.append(f"{status} {path}")
+        times.append(elapsed)
+        time.sleep(pause)
+
+
+def phase(
+    port: int, other: str, heavy_paths: list[str], readers: int, seconds: float, pause: float = 0.0
+) -> dict[str, Any]:
+    end = time.monotonic() + seconds
+    mine: list[float] = []
+    errors: list[str] = []
+    heavy: list[float] = []
+    threads = [
+        threading.Thread(target=closed_loop, args=(port, heavy_paths, end, heavy, errors, pause))
+        for _ in range(readers)
+    ]
+    for thread in threads:
+        thread.start()
+    closed_loop(port, [f"/games/{other}"], end, mine, errors)
+    for thread in threads:
+        thread.join()
+    return {"mine": mine, "heavy": heavy, "errors": errors}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--readers", type=int, default=6)
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds a paced reader waits between reads")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        database_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        cpu, size, heavy, other = build(database_url, Path(folder) / "instance")
+        print("| largest allowed import | body | CPU (process time) |\n|---|---:|---:|")
+        print(f"| 2,000 history entries with cards, 500 checks of 16 cards | {size / 1e6:.1f} MB | {cpu:.2f} s |\n")
+        process, base_url = start_gunicorn(Path(folder) / "gunicorn", database_url, workers=2, threads=4)
+        port = int(base_url.rsplit(":", 1)[1])
+        heavy_paths = [f"/games/{heavy}", f"/games/{heavy}/check?round=1", f"/games/{heavy}?history=20"]
+        try:
+            print("| heavy page | bytes | median time |\n|---|---:|---:|")
+            for path in heavy_paths:
+                samples = [get(port, path) for _ in range(10)]
+                assert all(status == 200 for status, _, _ in samples), samples
+                median = statistics.median(elapsed for *_, elapsed in samples)
+                print(f"| `{path.replace(heavy, '<id>')}` | {samples[0][1]:,} | {median:.0f} ms |")
+            for _ in range(20):
+                get(port, f"/games/{other}")
+            alone = phase(port, other, heavy_paths, 0, args.seconds)
+            beside = phase(port, other, heavy_paths, args.readers, args.seconds)
+            paced = phase(port, other, heavy_paths, args.readers, args.seconds, args.pause)
+        finally:
+            stop(process)
+    print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    phases = (
+        ("alone", alone),
+        (f"beside {args.readers} readers of the heavy game, back to back", beside),
+        (f"beside {args.readers} readers of the heavy game, each pausing {args.pause:g} s", paced),
+    )
+    for name, result in phases:
+        mine = result["mine"]
+        ratio = percentile(mine, 0.95) / percentile(alone["mine"], 0.95)
+        print(
+            f"| {name} | {len(mine)} | {percentile(mine, 0.5):.1f} ms | {percentile(mine, 0.95):.1f} ms "
+            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['errors'])} |"
+        )
+    return 0 if not any(result["errors"] for _, result in phases) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
