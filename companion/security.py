@@ -34,7 +34,7 @@ MAX_CARDS_PER_HAND = 20
 """The most cards any card field (a hand, a meld, a lay-off) may hold."""
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; worker-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 REFERRER_POLICY = "no-referrer"

@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
@@ -97,6 +107,15 @@ def manifest() -> Response:
     }
     response = jsonify(body)
     response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js) from the site root, so its scope is every page (issue 24)."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"
     return response
 
 
