@@ -7,7 +7,18 @@
 
 var CACHE = "ctc-pages-v1";
 
-self.addEventListener("install", function () { self.skipWaiting(); });
+// The JSON API goes straight to the network, without waking this worker (where the browser can).
+function direct(event) {
+  if (!event.addRoutes || typeof URLPattern === "undefined") { return Promise.resolve(); }
+  var api = new URLPattern({ pathname: "/api/*" });
+  return Promise.resolve(event.addRoutes([{ condition: { urlPattern: api }, source: "network" }]))
+    .catch(function () { /* not supported here: the fetch handler lets them through */ });
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(direct(event));
+  self.skipWaiting();
+});
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {

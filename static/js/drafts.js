@@ -60,6 +60,7 @@
   }
 
   function fill(form, typed) {
+    var changed = [];
     fields(form).forEach(function (field) {
       if (!Object.prototype.hasOwnProperty.call(typed, field.name)) { return; }
       var value = typed[field.name];
@@ -67,20 +68,24 @@
         field.checked = field.value === value;
       } else if (field.type === "checkbox") {
         field.checked = !!value;
-      } else {
+      } else if (field.value !== value) {
         field.value = value;
+        changed.push(field);
       }
     });
-    touch(form);
+    touch(form, changed);
   }
 
-  // app.js adds up the sums and the missing line again; not a change typed, so no draft is saved.
+  // The page's own helpers follow the values filled in (app.js's sums and missing line, the card
+  // picker); these are no changes typed, so no draft is saved.
   var quiet = false;
-  function touch(form) {
+  function touch(form, changed) {
     var first = form.querySelector("input[data-player]");
-    if (!first) { return; }
+    var told = (changed || []).concat(first && (changed || []).indexOf(first) < 0 ? [first] : []);
     quiet = true;
-    try { first.dispatchEvent(new Event("input", { bubbles: true })); } finally { quiet = false; }
+    try {
+      told.forEach(function (field) { field.dispatchEvent(new Event("input", { bubbles: true })); });
+    } finally { quiet = false; }
   }
 
   function versionOf(form) {
@@ -104,6 +109,7 @@
   function restore(form) {
     var draft = get(form);
     if (!draft || !draft.values) { return; }
+    if (form.method === "get" && window.location.search) { return; } // the address names what to show
     if (draft.sent && draft.version !== versionOf(form)) { drop(form); return; }
     fill(form, draft.values);
   }
@@ -188,6 +194,7 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || !form.hasAttribute("data-draft") || form.hasAttribute("data-api")) { return; }
+    if (!form.elements.version) { drop(form); return; } // a check, not a write of the game: answered with its values
     var draft = get(form); // if the submit is cancelled, the same version fills it in again on load
     if (draft) { draft.sent = true; draft.version = versionOf(form); put(idOf(form), draft); }
   });
