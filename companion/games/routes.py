@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
@@ -114,6 +124,15 @@ def _raise_import_limit_before_csrf(state: BlueprintSetupState) -> None:
     """The import form's body may be as large as an import: its limit is raised before any other
     hook runs, since CSRFProtect reads the form (under the app's 64 KiB) before the view would."""
     state.app.before_request_funcs.setdefault(None, []).insert(0, _import_body_limit)
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js) from the site root, so its scope is every page (issue 24)."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.post("/games/import")

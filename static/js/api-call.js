@@ -1,7 +1,9 @@
 // Card Table Companion: what the pages that talk to the JSON API share (js/round-entry.js, js/buys.js,
 // js/play-or-pay.js; load this file before them). `call` sends a request with the page's edit key and
-// answers { status, answer } (the parsed JSON, e.g. the stored state under `current` on 409); `refresh`
-// fetches the page again and swaps its <main> in; `fullStop` ends a server sentence with a full stop.
+// answers { status, answer } (the parsed JSON, e.g. the stored state under `current` on 409), with the
+// entry's Idempotency-Key when given (`newKey`: every retry of one entry carries the same key); `refresh`
+// fetches the page again and swaps its <main> in (typed drafts kept: js/drafts.js); `fullStop` ends a
+// server sentence with a full stop. `unanswered` tells a write with no answer (network, 502, 503, 504).
 "use strict";
 
 (function () {
@@ -15,21 +17,55 @@
     return /[.!?]$/.test(text) ? text : text + ".";
   }
 
-  function call(method, address, key, payload) {
+  // crypto.randomUUID is missing on plain http (not a secure context); getRandomValues is not.
+  function newKey() {
+    var crypto = window.crypto;
+    if (crypto.randomUUID) { return crypto.randomUUID(); }
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, function (byte) { return (byte + 256).toString(16).slice(1); }).join("");
+  }
+
+  var TIMEOUT_MS = 15000;
+
+  function call(method, address, key, payload, idempotencyKey) {
     var options = {
       method: method,
       credentials: "same-origin",
       cache: "no-store",
       headers: { Accept: "application/json", "X-Edit-Key": key || "" }
     };
+    if (idempotencyKey) { options.headers["Idempotency-Key"] = idempotencyKey; }
     if (payload) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(payload);
     }
+    var timer = null;
+    if (window.AbortController) {
+      var abort = new AbortController();
+      options.signal = abort.signal;
+      timer = window.setTimeout(function () { abort.abort(); }, TIMEOUT_MS);
+    }
     return fetch(address, options).then(function (response) {
-      return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
+      window.clearTimeout(timer);
+      return response.json().catch(function () { return {}; }).then(function (answer) {
+        return { status: response.status, answer: answer || {} };
+      });
+    }, function (error) { window.clearTimeout(timer); throw error; });
+  }
+
+  // A tap sent again after no answer is the same write: it carries the same Idempotency-Key.
+  var unansweredTap = { what: "", key: "" };
+  function tap(method, address, key, payload) {
+    var what = method + " " + address + " " + JSON.stringify(payload);
+    if (unansweredTap.what !== what) { unansweredTap = { what: what, key: newKey() }; }
+    var sent = unansweredTap;
+    return call(method, address, key, payload, sent.key).then(function (result) {
+      if (!unanswered(result.status) && unansweredTap === sent) { unansweredTap = { what: "", key: "" }; }
+      return result;
     });
   }
+
+  function unanswered(status) { return status === 502 || status === 503 || status === 504; }
 
   // The page as it is now, swapped into <main>; then `after(main)`. With `keepOpen` the <details id=…>
   // open before stay open.
@@ -47,6 +83,7 @@
             if (twin) { twin.open = element.open; }
           });
         }
+        if (window.CardTableDrafts) { window.CardTableDrafts.keep(current, fresh); }
         var nodes = Array.prototype.slice.call(fresh.childNodes).map(function (node) {
           return document.adoptNode(node);
         });
@@ -62,5 +99,7 @@
       });
   }
 
-  window.CardTableApi = { call: call, refresh: refresh, fullStop: fullStop, each: each };
+  window.CardTableApi = {
+    call: call, tap: tap, refresh: refresh, fullStop: fullStop, each: each, newKey: newKey, unanswered: unanswered
+  };
 })();

@@ -25,7 +25,8 @@
     var limit = state.buy_limit;
     each(section.querySelectorAll(".buy-row"), function (row) {
       var count = row.querySelector(".buy-count");
-      var used = state.buys[row.getAttribute("data-player")] || 0;
+      var player = row.getAttribute("data-player"); // may be __proto__: only the answer's own keys count
+      var used = Object.prototype.hasOwnProperty.call(state.buys, player) ? state.buys[player] : 0;
       count.innerHTML = "";
       var strong = document.createElement("b");
       strong.textContent = String(used);
@@ -41,7 +42,7 @@
     var player = form.elements.player.value;
     var body = { player: player, change: change, version: parseInt(form.elements.version.value, 10) };
     busy = true;
-    return api.call("POST", section.getAttribute("data-api"), section.getAttribute("data-key"), body)
+    return api.tap("POST", section.getAttribute("data-api"), section.getAttribute("data-key"), body)
       .then(function (result) {
         if (result.status === 200) {
           showError(section, "");

@@ -2,7 +2,8 @@
 // seconds, while the tab is visible, whether the game changed: GET data-live with If-None-Match
 // "v<version>" answers 304 while nothing changed. When the version moves on, the page's fresh HTML
 // is fetched and its <main> swapped in (open <details> stay open), so every phone at the table sees
-// a new or corrected round without reloading. Without this file the page still works (reload).
+// a new or corrected round without reloading. What a person typed in a form not yet saved stays as
+// typed (js/drafts.js). Without this file the page still works (reload).
 "use strict";
 
 (function () {
@@ -31,6 +32,7 @@
       var key = detailsKey(element, index);
       if (Object.prototype.hasOwnProperty.call(open, key)) { element.open = open[key]; }
     });
+    if (window.CardTableDrafts) { window.CardTableDrafts.keep(current, fresh); } // typed values stay
     while (current.firstChild) { current.removeChild(current.firstChild); }
     while (fresh.firstChild) { current.appendChild(document.adoptNode(fresh.firstChild)); }
     bindConfirms(current);

@@ -67,7 +67,7 @@
     var buttons = form.querySelectorAll("button");
     busy = true;
     each(buttons, function (button) { button.disabled = true; });
-    return api.call(method, address, form.getAttribute("data-key"), payload)
+    return api.tap(method, address, form.getAttribute("data-key"), payload)
       .then(function (result) {
         if (result.status === 200 || result.status === 201) { return refresh(ready).catch(stale); }
         if (result.status === 409) {

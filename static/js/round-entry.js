@@ -1,53 +1,226 @@
-// Card Table Companion: a round's scores entered on the game page without a page load.
-// The form (templates/games/_round_entry.html) is sent to the JSON API (POST data-api with the edit
-// key and the version the page shows). On success the fresh game page is fetched and its <main>
-// swapped in, and the standings come into view with the next round's dealer and wild cards below.
-// On 409 (another phone saved first) nothing is sent again: the page shows what is stored now and,
-// when the other phone saved this very round, what this phone had typed. Without this file the
-// form posts to the server like any other (post-redirect-get).
+// Card Table Companion: a round's scores entered on the game page without a page load, through an outbox.
+// Saving puts the entry (the form's values, its Idempotency-Key, the version it was typed against) into
+// the outbox in the phone's storage, then sends it (POST data-api with the edit key). On success the fresh
+// game page is swapped into <main>. With no answer (no connection, a timeout, 502, 503, 504) the entry
+// stays in the outbox, the page says so and counts it in the standings as "not yet sent", the form moves
+// on to the next round, and the entries are sent again in the order made, with the same keys, when the
+// connection returns (online, the page visible again, a backoff timer). An entry queued behind another
+// is typed against the version its predecessor makes. A 409 because another phone saved the same round
+// keeps the entry and offers to keep it as a correction or to drop it; any other refusal puts the entry
+// back into the form with the server's sentence. A draft being typed when another phone saves its round
+// stays as typed with the same offer (js/drafts.js). Without this file the form posts to the server.
 "use strict";
 
 (function () {
   var api = window.CardTableApi; // js/api-call.js
+  var drafts = window.CardTableDrafts; // js/drafts.js
   var fullStop = api.fullStop;
   var each = api.each;
+  var SUM = /^\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*$/;
+  var MAX_WAIT_MS = 10000;
 
-  var busy = false;
+  var sending = false;
+  var timer = null;
+  var tries = 0;
+  var landing = null; // the key of the entry just saved by a tap: the eye goes to the standings after it
 
+  function entryForm() { return document.getElementById("round-entry"); }
+
+  function gameId() {
+    var found = /\/games\/([^/]+)\/version/.exec(document.body.getAttribute("data-live") || "");
+    return found ? found[1] : "";
+  }
+
+  function boxId() { return "ctc:outbox:" + gameId(); }
+
+  function readBox() {
+    try { return JSON.parse(window.localStorage.getItem(boxId()) || "[]"); } catch (error) { return []; }
+  }
+
+  function writeBox(list) {
+    try {
+      if (list.length) { window.localStorage.setItem(boxId(), JSON.stringify(list)); } else { window.localStorage.removeItem(boxId()); }
+    } catch (error) { /* storage refused: the entry is still on the page */ }
+  }
+
+  // Change the stored entry with this key (the list may have changed while it was being sent).
+  function update(key, change) {
+    var list = readBox();
+    var index = list.map(function (item) { return item.key; }).indexOf(key);
+    if (index >= 0) { change(list, index, list[index]); }
+    writeBox(list);
+    return list;
+  }
+
+  // Players are keys of objects without a prototype: a player may be called __proto__.
   function body(form) {
-    var entry = { went_out: "", scores: {}, version: parseInt(form.elements.version.value, 10) };
+    var entry = { went_out: "", scores: Object.create(null), version: parseInt(form.elements.version.value, 10) };
     var chosen = form.querySelector("input[name=went_out]:checked");
     if (chosen) { entry.went_out = chosen.value; }
-    each(form.querySelectorAll("input[data-player]"), function (input) {
-      entry.scores[input.getAttribute("data-player")] = input.value.trim();
-    });
+    var inputs = form.querySelectorAll("input[data-player]");
+    each(inputs, function (input) { entry.scores[input.getAttribute("data-player")] = input.value.trim(); });
     var cut = form.querySelector("input[name=exact_cut]:checked"); // Contract Rummy's exact cut
     if (cut && cut.value) { entry.exact_cut = cut.value; }
     var pickups = form.querySelectorAll(".pickups input.step-value");
     if (pickups.length) {
-      entry.second_discards = {};
+      entry.second_discards = Object.create(null);
       each(pickups, function (input, index) {
-        var name = form.querySelectorAll("input[data-player]")[index].getAttribute("data-player");
-        entry.second_discards[name] = parseInt(input.value || "0", 10) || 0;
+        entry.second_discards[inputs[index].getAttribute("data-player")] = parseInt(input.value || "0", 10) || 0;
       });
     }
     return entry;
   }
 
-  function words(round, players, verb) {
-    return round.went_out + " " + verb + "; " + players.map(function (name) {
-      return name + " " + round.scores[name];
+  function said(wentOut, scores, players, verb) {
+    return (wentOut || "nobody") + " " + verb + "; " + players.map(function (name) {
+      var points = Object.prototype.hasOwnProperty.call(scores, name) ? scores[name] : "";
+      return name + " " + (points === "" ? "?" : points);
     }).join(", ");
   }
 
-  function typed(entry, players, verb) {
-    return (entry.went_out || "nobody") + " " + verb + "; " + players.map(function (name) {
-      return name + " " + (entry.scores[name] || "?");
-    }).join(", ");
+  function verbOf(form) { return (form && form.getAttribute("data-out-verb")) || "went out"; }
+
+  function playersOf(form) {
+    return Array.prototype.map.call(form.querySelectorAll("input[data-player]"), function (input) {
+      return input.getAttribute("data-player");
+    });
   }
 
-  // The game page as it is now, swapped into <main>; then `place` puts the eye where it belongs.
-  function refresh(place) { return api.refresh(place, false); }
+  // The sentence of section 1: what is stored beside what was typed.
+  function clash(number, stored, typed, players, verb) {
+    var what = stored ? "Another phone saved round " + number + " meanwhile: " +
+      said(stored.went_out, stored.scores, players, verb) + "." :
+      "Round " + number + " was not saved: the game changed meanwhile and round " + number + " is not the next round any more.";
+    return what + " You typed " + said(typed.went_out, typed.scores, players, verb) + ".";
+  }
+
+  function correctionUrl(form, number) {
+    return form.getAttribute("data-correct").replace(/\/0$/, "/" + number);
+  }
+
+  // --- the outbox ---------------------------------------------------------------------------------
+
+  function enqueue(form) {
+    var list = readBox();
+    var draft = drafts.get(form) || {};
+    var number = parseInt(form.getAttribute("data-round"), 10);
+    var item = {
+      key: draft.key || api.newKey(), round: number, method: "POST", url: form.getAttribute("data-api"),
+      edit: form.getAttribute("data-key"), body: body(form), values: drafts.values(form), why: "",
+      multiplier: parseInt(form.getAttribute("data-multiplier") || "1", 10), players: playersOf(form),
+      verb: verbOf(form), correct: correctionUrl(form, number)
+    };
+    var refused = list.map(function (entry) { return entry.refused && entry.round === number; }).indexOf(true);
+    if (refused >= 0) {
+      list[refused] = item; // in its place: the entries made after it stay after it
+    } else {
+      item.after = list.length > 0; // typed against the version its predecessor makes
+      list.push(item);
+    }
+    writeBox(list);
+    drafts.drop(form);
+    landing = item.key;
+    flush();
+  }
+
+  function later() {
+    window.clearTimeout(timer);
+    tries += 1;
+    timer = window.setTimeout(flush, Math.min(MAX_WAIT_MS, 1000 * Math.pow(2, tries - 1)));
+  }
+
+  function flush() {
+    window.clearTimeout(timer);
+    timer = null;
+    var item = readBox()[0];
+    if (sending || !item || item.conflict || item.refused || item.after) { render(); return; }
+    sending = true;
+    render();
+    api.call(item.method, item.url, item.edit, item.body, item.key)
+      .then(function (result) {
+        sending = false;
+        if (api.unanswered(result.status)) {
+          waiting(item, result.status === 503 ? "the server is busy" : "the server did not answer");
+        } else if (result.status < 300) {
+          landed(item, result.answer);
+        } else if (result.status === 409) {
+          conflicted(item, result.answer.current);
+        } else {
+          putBack(item, result.answer.error || "the server refused it", null);
+        }
+      }, function () {
+        sending = false;
+        waiting(item, navigator.onLine === false ? "no connection" : "the server did not answer");
+      });
+  }
+
+  function waiting(item, why) {
+    update(item.key, function (list, index, stored) { stored.why = why; });
+    render();
+    later();
+  }
+
+  function landed(item, state) {
+    tries = 0;
+    var list = update(item.key, function (entries, index) {
+      entries.splice(index, 1);
+      var next = entries[index];
+      if (next && next.after) { next.after = false; next.body.version = state.version; }
+    });
+    if (list.length && !list[0].conflict && !list[0].refused) { flush(); return; }
+    var tapped = landing === item.key;
+    api.refresh(function (main) {
+      render();
+      if (tapped) { land(main.querySelector("#result-h") || main.querySelector("#standings-h")); }
+    }, false).catch(render);
+  }
+
+  // Dropped or kept elsewhere: the entry after it was typed against what this one was typed against.
+  function forget(item) {
+    update(item.key, function (list, index) {
+      list.splice(index, 1);
+      var next = list[index];
+      if (next && next.after) { next.after = item.after; next.body.version = item.body.version; }
+    });
+  }
+
+  function conflicted(item, current) {
+    var stored = current && current.rounds.filter(function (round) { return round.round === item.round; })[0];
+    if (!stored) {
+      putBack(item, "another phone changed this game meanwhile. Check your entries and save again",
+        current ? current.version : null);
+      return;
+    }
+    update(item.key, function (list, index, entry) {
+      entry.conflict = true;
+      entry.stored = { went_out: stored.went_out, scores: stored.scores };
+      entry.now = current.version;
+    });
+    api.refresh(render, false).catch(render);
+  }
+
+  function putBack(item, sentence, version) {
+    update(item.key, function (list, index, entry) {
+      entry.refused = sentence;
+      if (version !== null) { entry.body.version = version; }
+    });
+    render();
+  }
+
+  function keep(item) {
+    update(item.key, function (list, index, entry) {
+      entry.method = "PUT";
+      entry.url = entry.correct;
+      entry.body.version = entry.now;
+      entry.key = api.newKey(); // another write than the one refused
+      entry.conflict = false;
+      entry.after = false;
+      entry.fix = true;
+    });
+    flush();
+  }
+
+  // --- what the page shows ------------------------------------------------------------------------
 
   function land(target) {
     if (!target) { return; }
@@ -55,68 +228,170 @@
     target.focus({ preventScroll: true });
   }
 
-  function showError(text) {
-    var box = document.getElementById("entry-error");
-    if (!box) { return; }
-    box.textContent = text;
-    box.hidden = false;
-    box.scrollIntoView({ block: "center" });
+  function points(text, multiplier) {
+    if (!SUM.test(String(text))) { return 0; }
+    return String(text).split("+").reduce(function (sum, part) { return sum + parseInt(part, 10); }, 0) * multiplier;
   }
 
-  function saved() {
-    return refresh(function (main) {
-      land(main.querySelector("#result-h") || main.querySelector("#standings-h"));
-    });
+  function describe(item) {
+    var what = (item.fix ? "Correction of round " : "Round ") + item.round;
+    if (sending && item === readBox()[0]) { return what + ": sending…"; }
+    if (item.after) { return what + ": waiting to send after round " + (item.round - 1); }
+    return what + ": waiting to send — " + (item.why || "not sent yet");
   }
 
-  function conflict(form, entry, answer) {
-    var number = parseInt(form.getAttribute("data-round"), 10);
-    var verb = form.getAttribute("data-out-verb") || "went out";
-    var now = answer.current;
-    if (!now) { showError("Not saved: " + fullStop(answer.error)); return null; }
-    var theirs = now.rounds.filter(function (round) { return round.round === number; })[0];
-    if (!theirs) {
-      // Another change (a correction, an undo): this phone's entries stay, with the version now stored.
-      form.elements.version.value = String(now.version);
-      showError("Not saved: another phone changed this game meanwhile. Check your entries and save again.");
-      return null;
+  function outboxArea(main) {
+    var area = document.getElementById("outbox");
+    if (!area) {
+      area = document.createElement("div");
+      area.id = "outbox";
+      area.className = "outbox";
+      area.setAttribute("aria-live", "polite");
     }
-    var message = "Not saved: another phone saved round " + number + " first. Round " + number + " now reads: " +
-      words(theirs, now.players, verb) + ". Your entries were: " + typed(entry, now.players, verb) +
-      ". If round " + number + " is wrong, correct it in the score sheet.";
-    return refresh(function (main) {
-      var note = document.createElement("p");
-      note.className = "alert";
-      note.id = "conflict-note";
-      note.setAttribute("role", "alert");
-      note.textContent = message;
-      var standings = main.querySelector("#standings");
-      standings.parentNode.insertBefore(note, standings);
-      note.scrollIntoView({ block: "start" });
+    var standings = main.querySelector("#standings");
+    if (standings && area.nextSibling !== standings) { standings.parentNode.insertBefore(area, standings); }
+    return area;
+  }
+
+  function conflictNote(area, item) {
+    var note = document.createElement("div");
+    note.className = "draft-note alert";
+    note.id = "conflict-note";
+    note.setAttribute("role", "alert");
+    var text = document.createElement("p");
+    text.textContent = clash(item.round, item.stored, item.body, item.players, item.verb);
+    note.appendChild(text);
+    drafts.button(note, "Keep mine as the correction of round " + item.round, function () { keep(item); });
+    drafts.button(note, "Drop mine", function () { forget(item); flush(); });
+    area.appendChild(note);
+  }
+
+  function pendingPoints(main, list) {
+    var totals = Object.create(null);
+    list.forEach(function (item) {
+      if (item.fix || item.conflict || item.refused) { return; }
+      Object.keys(item.body.scores).forEach(function (name) {
+        totals[name] = (totals[name] || 0) + points(item.body.scores[name], item.multiplier);
+      });
+    });
+    each(main.querySelectorAll(".standings li"), function (row) {
+      var mark = row.querySelector(".pending-points");
+      if (mark) { row.removeChild(mark); }
+      var name = row.querySelector(".name");
+      var player = name && name.firstChild ? name.firstChild.textContent.trim() : "";
+      if (!(player in totals)) { return; }
+      mark = document.createElement("span");
+      mark.className = "pending-points";
+      mark.textContent = "+" + totals[player] + " not yet sent";
+      row.appendChild(mark);
     });
   }
 
-  function send(form) {
-    var entry = body(form);
-    var button = form.querySelector("button[type=submit]");
-    busy = true;
-    button.disabled = true;
-    return api.call("POST", form.getAttribute("data-api"), form.getAttribute("data-key"), entry)
-      .then(function (result) {
-        if (result.status === 201) { return saved(); }
-        if (result.status === 409) { return conflict(form, entry, result.answer); }
-        var text = result.answer.error || "the round was not saved";
-        showError("Not saved: " + fullStop(text));
-        return null;
-      })
-      .catch(function () {
-        showError("Not saved: the server did not answer. Check the connection and save again.");
-      })
-      .then(function () {
-        busy = false;
-        if (document.body.contains(button)) { button.disabled = false; }
-      });
+  // The form shows the round after the queued ones, or an entry refused, filled in again.
+  function moveForm(form, list) {
+    if (!form || form.hasAttribute("data-stale")) { return; }
+    var refused = list.filter(function (item) { return item.refused; })[0];
+    var queued = list.filter(function (item) { return !item.fix; });
+    var number = parseInt(form.getAttribute("data-round"), 10);
+    var target = refused ? refused.round : queued.length ? queued[queued.length - 1].round + 1 : number;
+    if (target !== number && (refused || target > number)) { renumber(form, target); }
+    var error = form.querySelector("#entry-error");
+    if (refused && form.getAttribute("data-filled") !== refused.key) {
+      form.setAttribute("data-filled", refused.key);
+      drafts.fill(form, refused.values);
+      if (refused.body.version !== null) { form.elements.version.value = String(refused.body.version); }
+      drafts.restore(form); // changes typed since
+      error.textContent = "Not saved: " + fullStop(refused.refused);
+      error.hidden = false;
+    } else if (!refused && form.hasAttribute("data-filled")) {
+      form.removeAttribute("data-filled");
+      error.hidden = true;
+    }
   }
+
+  function renumber(form, number) {
+    form.setAttribute("data-round", String(number));
+    form.setAttribute("data-draft", "round-" + number);
+    form.reset();
+    form.querySelector("#entry-h").textContent = "Enter round " + number + " scores";
+    form.querySelector("button[type=submit]").textContent = "Save round " + number;
+    drafts.touch(form);
+    drafts.restore(form);
+  }
+
+  function render() {
+    var main = document.querySelector("main");
+    var form = entryForm();
+    var list = readBox();
+    if (!main || (!form && !list.length)) { return; }
+    var area = outboxArea(main);
+    area.textContent = "";
+    list.forEach(function (item) {
+      if (item.refused) { return; } // shown in the form
+      if (item.conflict) { conflictNote(area, item); return; }
+      var line = document.createElement("p");
+      line.className = "outbox-line";
+      line.textContent = describe(item);
+      area.appendChild(line);
+    });
+    pendingPoints(main, list);
+    if (!form) { return; }
+    moveForm(form, list);
+    var button = form.querySelector("button[type=submit]");
+    if (button) { button.disabled = sending && landing === (list[0] || {}).key; }
+  }
+
+  // A fresh page swapped in: its form moves past the queued rounds before the typed values go in.
+  drafts.beforeSwap(function (fresh) {
+    var form = fresh.querySelector("#round-entry");
+    if (form) { moveForm(form, readBox()); }
+  });
+
+  // --- a draft whose round another phone saved (js/drafts.js keeps the form as typed) -----------
+
+  function staleDraft(form) {
+    var number = parseInt(form.getAttribute("data-round"), 10);
+    var typed = body(form);
+    var submit = form.querySelector("button[type=submit]");
+    if (submit) { submit.hidden = true; }
+    function offer(state) {
+      var stored = state && state.rounds.filter(function (round) { return round.round === number; })[0];
+      var players = state ? state.players : playersOf(form);
+      var note = drafts.notice(form, clash(number, stored, typed, players, verbOf(form)));
+      if (stored) {
+        drafts.button(note, "Keep mine as the correction of round " + number, function () {
+          var list = readBox();
+          typed.version = state.version;
+          list.push({
+            key: api.newKey(), round: number, method: "PUT", url: correctionUrl(form, number), edit: form.getAttribute("data-key"),
+            body: typed, values: drafts.values(form), why: "", multiplier: 1, players: players, verb: verbOf(form),
+            correct: correctionUrl(form, number), fix: true, after: false
+          });
+          writeBox(list);
+          drafts.drop(form);
+          form.parentNode.removeChild(form);
+          landing = list[list.length - 1].key;
+          flush();
+          api.refresh(render, false).catch(render);
+        });
+      }
+      drafts.button(note, "Drop mine", function () {
+        drafts.drop(form);
+        api.refresh(render, false);
+      });
+    }
+    fetch(form.getAttribute("data-state"), { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .catch(function () { return null; })
+      .then(offer);
+  }
+
+  document.addEventListener("ctc:stale", function (event) {
+    var form = event.detail.form;
+    if (form.id !== "round-entry") { return; }
+    event.preventDefault();
+    staleDraft(form);
+  });
 
   // Forms swapped in later (here or by js/live.js) get the same help as at load (app.js).
   function enhance(root) {
@@ -124,6 +399,7 @@
       form.setAttribute("data-ready", "");
       if (window.CardTable && window.CardTable.setUpRoundForm) { window.CardTable.setUpRoundForm(form); }
     });
+    render();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -132,14 +408,18 @@
     if (main && window.MutationObserver) {
       new MutationObserver(function () { enhance(main); }).observe(main, { childList: true });
     }
+    window.setTimeout(function () { render(); flush(); }, 0); // after js/drafts.js filled in the drafts
   });
+
+  window.addEventListener("online", flush);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.id !== "round-entry" || !window.fetch || !window.DOMParser) { return; }
     if (!form.getAttribute("data-key")) { return; } // the server's form answers instead
     event.preventDefault();
-    if (!busy) { send(form); }
+    if (!sending || landing !== (readBox()[0] || {}).key) { enqueue(form); }
   });
 
   // A page brought back from the browser's memory (Back) may show a form saved meanwhile: reload it.
