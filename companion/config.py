@@ -30,6 +30,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None = None) -> None:
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env()
+    if os.environ.get("PUBLIC_GAME_LIST"):  # a private LAN server may list every game to anyone
+        app.config["PUBLIC_GAME_LIST"] = os.environ["PUBLIC_GAME_LIST"].strip().lower() in ("1", "true", "yes", "on")
     database_url = os.environ.get("DATABASE_URL")
     if database_url:
         app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(database_url)

@@ -712,7 +712,9 @@ class GameSummary(BaseModel):
 
 
 class GameList(BaseModel):
-    games: list[GameSummary] = Field(description="Every game, newest first.")
+    games: list[GameSummary] = Field(description="A page of games, the most recently played first.")
+    page: int = Field(description="The page given, from 1.")
+    next_page: int | None = Field(description="The next page, or null on the last.")
 
 
 class Deleted(BaseModel):

@@ -28,7 +28,7 @@ from engine.layoffs import (
     verify_layoff,
 )
 from engine.melds import check_meld
-from engine.penalties import held_in_full, scores_in_full
+from engine.penalties import held_in_full, max_points, scores_in_full
 from engine.rules import OPTION_SPECS, PRESETS, DeckRow, LayOffScope, RuleSet, parse_set_arguments, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.solver import best_arrangement
@@ -100,13 +100,14 @@ def option_specs_json(variant: str | None = None) -> list[dict[str, Any]]:
 
 
 def schedule_json(variant: str, overrides: Overrides, players: int | None) -> list[dict[str, Any]]:
-    """One entry per round; with a player count, the decks and jokers in play."""
+    """One entry per round, with the most points one player can be left holding ("max_points", for
+    the player count when given, else the largest table); with a player count, the decks and jokers in play."""
     rules = rules_from(variant, overrides)
     rounds = schedule(rules)
     row = rules.preset.table_for(players) if players is not None else None
     entries = []
     for info in rounds:
-        entry = info.as_json()
+        entry = info.as_json() | {"max_points": max_points(rules, info, players)}
         if row is not None:
             entry["decks"] = row.decks
             entry["jokers"] = row.jokers

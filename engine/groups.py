@@ -2,7 +2,8 @@
 
 Pure computations on plain records (`PlayedGame`), so they can be checked against numbers worked
 out by hand and property-tested; the web app gathers the records (companion.services.groups).
-Every game kind played in rounds is won with the lowest total, so a lower total is a better place.
+Every game kind played in rounds is won with the lowest total, so a lower total is a better place;
+a game without points (Play or Pay) is placed by its results instead, the most chips first.
 Only finished games count in standings, head-to-head and ratings; money counts every game's
 settled results (a pot is paid out only at the end of its game).
 """
@@ -32,7 +33,8 @@ class PlayedGame:
     """One game of a group as the statistics see it.
 
     `totals` are the final points of a game played in rounds (empty for a game without points);
-    `money` each player's result in cents (positive: received); `rounds` the rounds played.
+    `money` each player's result in cents (positive: received); `rounds` the rounds played;
+    `ranks` place a game without points (lower is better: Play or Pay gives minus the chips won).
     """
 
     id: str
@@ -41,19 +43,29 @@ class PlayedGame:
     totals: Mapping[str, int] = field(default_factory=dict)
     rounds: int = 0
     money: Mapping[str, int] = field(default_factory=dict)
+    ranks: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def order(self) -> Mapping[str, int]:
+        """What places the players, lower better: the totals, or the ranks of a game without points."""
+        return self.totals or self.ranks
 
     @property
     def scored(self) -> bool:
         """Whether the game counts in standings, head-to-head and ratings."""
-        return self.finished and bool(self.totals)
+        return self.finished and bool(self.order)
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The players with the lowest total (several when they tie)."""
-        if not self.totals:
+        """The players placed first: the lowest total or rank (several when they tie).
+
+        >>> PlayedGame("g", ("Ann", "Bob"), True, money={"Ann": 5, "Bob": -5}, ranks={"Ann": -5, "Bob": 5}).winners
+        ('Ann',)
+        """
+        if not self.order:
             return ()
-        best = min(self.totals.values())
-        return tuple(name for name in self.players if self.totals[name] == best)
+        best = min(self.order.values())
+        return tuple(name for name in self.players if self.order[name] == best)
 
 
 @dataclass(frozen=True)
@@ -113,8 +125,8 @@ def standings(members: Sequence[str], games: Sequence[PlayedGame]) -> tuple[Stan
     """
     lines = []
     for name in members:
-        played = [game for game in games if game.scored and name in game.totals]
-        scores = [game.totals[name] for game in played]
+        played = [game for game in games if game.scored and name in game.order]
+        scores = [game.totals[name] for game in played if name in game.totals]
         lines.append(
             Standing(
                 name=name,
@@ -141,9 +153,9 @@ def head_to_head(members: Sequence[str], games: Sequence[PlayedGame]) -> dict[st
     for name, other in itertools.permutations(members, 2):
         won = lost = tied = 0
         for game in games:
-            if not game.scored or name not in game.totals or other not in game.totals:
+            if not game.scored or name not in game.order or other not in game.order:
                 continue
-            mine, theirs = game.totals[name], game.totals[other]
+            mine, theirs = game.order[name], game.order[other]
             won += mine < theirs
             lost += mine > theirs
             tied += mine == theirs
@@ -173,7 +185,7 @@ def ratings(members: Sequence[str], games: Sequence[PlayedGame]) -> dict[str, tu
         if len(seated) < 2:
             continue
         teams = [[current[name]] for name in seated]
-        rated = model.rate(teams, ranks=[game.totals[name] for name in seated])
+        rated = model.rate(teams, ranks=[game.order[name] for name in seated])
         for name, (rating,) in zip(seated, rated, strict=True):
             current[name] = rating
             history[name].append(Rating(game.id, rating.mu, rating.sigma))

@@ -144,6 +144,42 @@ def scores_in_full(rules: RuleSet) -> bool:
     return rules.preset.hand_scoring is HandScoring.IN_FULL
 
 
+def largest_hand(rules: RuleSet, info: RoundInfo) -> int:
+    """The most cards a player can hold when a round ends: the cards dealt, plus two for each buy
+    where the preset has buys (Contract Rummy: the discard and a card from the stock, RULES.md 9)."""
+    buys = rules.options.buys_per_deal if "buys_per_deal" in rules.preset.option_keys else 0
+    return info.cards + 2 * buys
+
+
+def max_points(rules: RuleSet, info: RoundInfo, players: int | None = None) -> int:
+    """The most points one player can be left holding in a round, multiplier applied: the largest
+    hand made of the dearest cards the decks in play hold (3-13's wilds score 0; in Contract Rummy
+    every held card counts). Without a player count, the preset's largest table of decks is assumed.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> max_points(rules, round_info(rules, 1))
+    45
+    >>> rules = rule_set("3-13")
+    >>> max_points(rules, round_info(rules, 11), players=4)  # 8 aces at 15, 5 tens or faces, doubled
+    340
+    """
+    row = rules.preset.table_for(players) if players is not None else rules.preset.largest_table
+    points = points_for(rules)
+    copies = [(points.of(Card.JOKER, info.is_wild(Card.JOKER)), row.jokers)] if row.jokers else []
+    for rank in Rank:
+        card = Card(rank, Suit.SPADES)
+        copies.append((points.of(card, info.is_wild(card)), 4 * row.decks))
+    left = largest_hand(rules, info)
+    total = 0
+    for value, count in sorted(copies, reverse=True):
+        taken = min(count, left)
+        total += value * taken
+        left -= taken
+    return total * info.multiplier
+
+
 def penalty_rows(rules: RuleSet, info: RoundInfo) -> list[tuple[str, int]]:
     """The penalty table of a round as (card group, points) rows, for the rules pages."""
     rows: list[tuple[str, int]] = []

@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.errors import EngineError
+from engine.penalties import largest_hand, max_points
 from engine.rules import RuleSet
+from engine.schedule import RoundInfo
 
 
 class ScoreError(EngineError):
@@ -87,6 +89,28 @@ def _whole_points(name: str, value: object) -> int:
     if points > MAX_POINTS:
         raise ScoreError(f"{name}'s score of {points} is more than a hand can score")
     return points
+
+
+def verify_within_hand(scores: Mapping[str, int], rules: RuleSet, info: RoundInfo, players: int) -> None:
+    """Raise ScoreError for card points (before the multiplier) above what the largest hand of the
+    round can score (``engine.penalties.max_points``), naming the player and the limit.
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me")
+    >>> verify_within_hand({"Ann": 0, "Bob": 500}, rules, round_info(rules, 1), players=3)
+    Traceback (most recent call last):
+    ...
+    engine.scoring.ScoreError: Bob: 500 is more than 3 cards can score in round 1 (at most 45)
+    """
+    most = max_points(rules, info, players) // info.multiplier
+    for name, points in scores.items():
+        if points > most:
+            noun = "deal" if rules.preset.has_contracts else "round"
+            raise ScoreError(
+                f"{name}: {points} is more than {largest_hand(rules, info)} cards can score"
+                f" in {noun} {info.number} (at most {most})"
+            )
 
 
 def can_score_round(players: Sequence[str], went_out: str, scores: Mapping[str, object]) -> bool:

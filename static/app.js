@@ -66,11 +66,26 @@
     refresh();
   }
 
+  // New game: one control for the first dealer. The player select shows only for the ways that need it.
+  function setUpDealerWays(fieldset) {
+    var picks = fieldset.querySelectorAll("[data-for-ways]");
+    function refresh() {
+      var checked = fieldset.querySelector("input[name=first_dealer_method]:checked");
+      var way = checked ? checked.value : "";
+      Array.prototype.forEach.call(picks, function (pick) {
+        pick.hidden = pick.getAttribute("data-for-ways").split(" ").indexOf(way) < 0;
+      });
+    }
+    fieldset.addEventListener("change", refresh);
+    refresh();
+  }
+
   window.CardTable = { setUpRoundForm: setUpRoundForm }; // for forms swapped in later (js/round-entry.js)
 
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
     Array.prototype.forEach.call(document.querySelectorAll("select[data-dealer-select]"), setUpDealerSelect);
+    Array.prototype.forEach.call(document.querySelectorAll("fieldset.dealer-ways"), setUpDealerWays);
     Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }

@@ -52,6 +52,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = selected
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say how many browser tests needed their silent retry: a rerun hides a race a table could meet."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    names = sorted({report.nodeid for report in reruns})
+    terminalreporter.write_line(f"Reruns: {len(reruns)}" + (f" ({', '.join(names)})" if names else ""))
+
+
 @pytest.fixture(scope="session")
 def postgres_admin() -> Iterator[Any]:
     """An engine on the TEST_DATABASE_URL server, to create and drop the test schemas."""
@@ -95,6 +102,20 @@ def api_game(client: FlaskClient, variant: str, players: list[str], first_dealer
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.get_json()
     return response.get_json()
+
+
+def every_game(client: FlaskClient) -> list[dict[str, Any]]:
+    """Every stored game (its first page), through the open list of a private LAN server (PUBLIC_GAME_LIST)."""
+    config = client.application.config
+    before = config.get("PUBLIC_GAME_LIST", False)
+    config["PUBLIC_GAME_LIST"] = True
+    try:
+        response = client.get("/api/games")
+    finally:
+        config["PUBLIC_GAME_LIST"] = before
+    assert response.status_code == 200, response.get_json()
+    games: list[dict[str, Any]] = response.get_json()["games"]
+    return games
 
 
 def edit_key(game: dict[str, Any]) -> dict[str, str]:

@@ -6,7 +6,7 @@ An undo (``DELETE /api/games/<id>/rounds/last``) must carry the version the clie
 
 from __future__ import annotations
 
-from flask import Response, jsonify, request
+from flask import Response, current_app, jsonify, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import schemas
@@ -14,7 +14,7 @@ from companion.api import bodies
 from companion.api.http import bp, created, expected_version, state
 from companion.api.live import versioned
 from companion.api.once import exactly_once
-from companion.errors import NotAllowed
+from companion.errors import InvalidInput, NotAllowed
 from companion.keys import check_group_key, edit_required
 from companion.models import Game
 from companion.services import contract, groups, kinds, rummy, store
@@ -22,7 +22,27 @@ from companion.services import contract, groups, kinds, rummy, store
 
 @bp.get("/games")
 def list_games() -> Response:
-    return jsonify({"games": [summary.as_json() for summary in kinds.list_games()]})
+    """The games of the group whose key is sent (X-Group-Key), a page at a time, the most recently
+    played first; every game only on a server set up with PUBLIC_GAME_LIST (a private LAN)."""
+    page = _page_asked()
+    key = request.headers.get(groups.GROUP_KEY_HEADER)
+    group_id = None
+    if key:
+        group = groups.group_by_key(key)
+        if group is None:
+            raise NotAllowed("this key is no group's key: send the group key in X-Group-Key")
+        group_id = group.id
+    elif not current_app.config.get("PUBLIC_GAME_LIST"):
+        raise NotAllowed("send a group's key in X-Group-Key to list its games")
+    games, more = kinds.list_games(group_id, page)
+    return jsonify({"games": [game.as_json() for game in games], "page": page, "next_page": page + 1 if more else None})
+
+
+def _page_asked() -> int:
+    text = request.args.get("page", "1")
+    if not text.isdecimal() or not 1 <= int(text) <= kinds.MAX_GAMES_PAGE:
+        raise InvalidInput(f'page must be a whole number from 1 to {kinds.MAX_GAMES_PAGE}, not "{text[:20]}"')
+    return int(text)
 
 
 @bp.post("/games")

@@ -99,6 +99,7 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type":
 KEY = {"name": "X-Edit-Key", "in": "header", "required": True, "schema": {"type": "string"}}
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string"}}
 GROUP_KEY = {"name": "X-Group-Key", "in": "header", "required": False, "schema": {"type": "string"}}
+PAGE = {"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 200}}
 ROUND_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 VERSION_QUERY = {
     "name": "version",
@@ -192,7 +193,14 @@ def paths() -> dict[str, Any]:
     play_or_pay = answer("PlayOrPayGame", "The Play or Pay game state.")
     return {
         "/api/games": {
-            "get": operation("listGames", "List games", {"200": answer("GameList", "Every game, newest first.")}),
+            "get": operation(
+                "listGames",
+                "List a group's games",
+                {"200": answer("GameList", "A page of games, the most recently played first."), **errors(400, 403)},
+                parameters=(GROUP_KEY, PAGE),
+                description="Only the games of the group whose key is sent in X-Group-Key (403 without one), "
+                "50 a page; a server set up with PUBLIC_GAME_LIST=true lists every game without a key.",
+            ),
             "post": operation(
                 "createGame",
                 "Start a game",

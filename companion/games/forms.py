@@ -53,7 +53,9 @@ class FirstDealerForm(FlaskForm):
         "Players, in seat order (clockwise), one name per line",
         validators=[InputRequired("Enter the players' names, one per line.")],
     )
-    first_dealer = SelectField("First dealer", default="random")
+    # The seat of the player who deals first, where the way needs one (chosen, high-card draw); "random"
+    # is still read from a form of before, which had it among the seats.
+    first_dealer = SelectField("The player who deals first", validate_choice=False)
     # Not required: without a way picked, the first dealer select says it (a seat is chosen, else random).
     # The services check the way, in the engine's words.
     first_dealer_method = RadioField("How the first dealer is chosen", choices=[], validate_choice=False)
@@ -166,9 +168,8 @@ def set_dealer_ways(form: Any, ways: Sequence[Any], max_players: int) -> None:
 
 
 def dealer_choices(max_players: int) -> list[SelectChoice]:
-    """The first dealer: drawn at random, or a seat of the players' list."""
-    seats = [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
-    return [SelectChoice("random", "Draw at random"), *seats]
+    """The first dealer's seat in the players' list (a random draw is one of the ways, not a seat)."""
+    return [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
 
 
 def new_game_form(defaults: dict[str, Any], max_players: int, specs: dict[str, OptionSpec]) -> NewGameForm:

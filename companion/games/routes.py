@@ -33,7 +33,7 @@ from companion.games.forms import (
     round_form,
     set_dealer_ways,
 )
-from companion.keys import KEY_COOKIE, forget_key_cookie, load_for_edit, load_game, with_key_cookie
+from companion.keys import KEY_COOKIE, forget_key_cookie, group_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
 from companion.services import contract, groups, kinds, pot, rummy, store, transfer
@@ -71,15 +71,9 @@ def _template_globals(state: BlueprintSetupState) -> None:
 
 @bp.get("/")
 def index() -> str:
-    grouped = groups.grouped_game_ids()  # a group's games are listed on its page
-    games = [game for game in kinds.list_games() if game.id not in grouped]
-    return render_template(
-        "games/index.html",
-        playing=[game for game in games if not game.finished],
-        finished=[game for game in games if game.finished],
-        import_form=ImportForm(),
-        groups=groups.all_groups(),
-    )
+    """The home page: the games and groups this phone started, joined or opened are listed from the
+    phone's own memory (static/js/my-games.js); the server lists no one else's."""
+    return render_template("games/index.html", import_form=ImportForm())
 
 
 THEME_COLORS = {"light": "#ffffff", "dark": "#0b0b0b"}
@@ -156,16 +150,21 @@ def new_game() -> Any:
     if variant not in RUMMY_PRESETS:
         variant = RUMMY_PRESETS[0]
     preset = PRESETS[variant]
+    group = _group_asked()
     form = new_game_form(rummy.preset_defaults(variant), preset.max_players, rummy.preset_option_specs(variant))
     ways = store.first_dealer_ways(preset)
     set_dealer_ways(form, ways, preset.max_players)
+    if group is not None and request.method == "GET":
+        form.players.data = "\n".join(group.players)
     error = None
     if form.validate_on_submit():
         try:
             dealer, method, scorekeeper = form.checked_dealer_choice()
-            game, key = rummy.create_game(
-                variant, form.player_names(), form.option_values(), dealer, method, scorekeeper
-            )
+            chosen = (variant, form.player_names(), form.option_values(), dealer, method, scorekeeper)
+            if group is None:
+                game, key = rummy.create_game(*chosen)
+            else:  # the group's key, held in this phone's cookie, is checked by the service
+                game, key = groups.start_game(group, request.cookies.get(group_cookie(group.id)), *chosen)
         except ServiceError as failure:
             error = failure.message
         else:
@@ -180,8 +179,20 @@ def new_game() -> Any:
         variants=rummy.variant_choices(),
         ways=ways,
         error=error,
+        group=group,
     )
     return page, status
+
+
+def _group_asked() -> Any:
+    """The group a new game is started in (?group=…, from the group's page), or None."""
+    group_id = request.values.get("group")
+    if not group_id:
+        return None
+    try:
+        return groups.get_group(group_id)
+    except ServiceError:
+        abort(404, description="There is no group at this address.")
 
 
 @bp.get("/games/<game_id>")
@@ -203,6 +214,7 @@ def game_page(game_id: str) -> Any:
         round_form=entry,
         edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
         points_pattern=POINTS_PATTERN,
+        played_at=game.updated_at,
     )
 
 

@@ -85,6 +85,7 @@ def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: d
         quick=quick or {},
         error=error,
         share_url=share_url(game.id),
+        played_at=game.updated_at,
     )
     return page, status
 

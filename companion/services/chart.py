@@ -2,7 +2,10 @@
 
 x is the round number, y the running total; one polyline per player, in seat order.
 Text and axes use ``currentColor``, so the chart follows the page's text colour (light or dark);
-the line colours sit in a middle luminance band that reads on white and on near-black.
+the line colours sit in a middle luminance band that reads on white and on near-black. The SVG
+carries no <style> element (the pages' content security policy blocks inline style): presentation
+attributes give its look anywhere (the PDF sheets too), and the pages' stylesheet (.score-chart in
+static/app.css) styles it there.
 
 >>> svg = score_chart_svg({"players": ["Ann", "Bob"], "rounds": [{"points": {"Ann": 5, "Bob": 0}}]})
 >>> svg.startswith("<svg") and svg.count("<polyline") == 2
@@ -17,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import escape
+
+from engine.rules import PRESETS
 
 # Relative luminance 0.10-0.30: at least 3:1 contrast on white and on #121212 (tests check this).
 PALETTE = (
@@ -34,6 +39,7 @@ PALETTE = (
 # Players beyond the palette's first half also get a dash pattern, so no two lines look alike.
 DASHES = ("", "", "", "", "", "6 3", "6 3", "6 3", "6 3", "6 3")
 
+PHONE_SIZE = (400, 280)  # px: a chart drawn for a page on a phone; CSS scales it to the column
 LEGEND_WIDTH = 150
 MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM, MARGIN_LEFT = 16, 12, 36, 48
 MAX_X_TICKS, MAX_Y_TICKS = 12, 6
@@ -120,22 +126,31 @@ def _number(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+_LOOKS = {  # presentation attributes, which no content security policy blocks
+    "axis": 'stroke="currentColor" stroke-width="1"',
+    "gridline": 'stroke="currentColor" stroke-opacity=".18" stroke-width="1"',
+}
+
+
 def _line(x1: float, y1: float, x2: float, y2: float, css_class: str) -> str:
-    return f'<line class="{css_class}" x1="{_number(x1)}" y1="{_number(y1)}" x2="{_number(x2)}" y2="{_number(y2)}"/>'
+    return (
+        f'<line class="{css_class}" {_LOOKS[css_class]} '
+        f'x1="{_number(x1)}" y1="{_number(y1)}" x2="{_number(x2)}" y2="{_number(y2)}"/>'
+    )
 
 
 def _text(x: float, y: float, content: object, anchor: str = "middle") -> str:
     return f'<text x="{_number(x)}" y="{_number(y)}" text-anchor="{anchor}">{escape(str(content))}</text>'
 
 
-def _x_axis(frame: Frame) -> list[str]:
+def _x_axis(frame: Frame, x_label: str) -> list[str]:
     step = nice_step(frame.x_max, MAX_X_TICKS)
     parts = [_line(frame.left, frame.bottom, frame.right, frame.bottom, "axis")]
     for value in range(0, frame.x_max + 1, step):
         x = frame.x(value)
         parts.append(_line(x, frame.bottom, x, frame.bottom + 4, "axis"))
         parts.append(_text(x, frame.bottom + 15, value))
-    parts.append(_text(frame.left + frame.width / 2, frame.bottom + 30, "Round"))
+    parts.append(_text(frame.left + frame.width / 2, frame.bottom + 30, x_label))
     return parts
 
 
@@ -144,7 +159,7 @@ def _y_axis(frame: Frame) -> list[str]:
     parts = [_line(frame.left, frame.top, frame.left, frame.bottom, "axis")]
     for value in range(frame.y_min, frame.y_max + 1, step):
         y = frame.y(value)
-        parts.append(_line(frame.left, y, frame.right, y, "grid"))
+        parts.append(_line(frame.left, y, frame.right, y, "gridline"))
         parts.append(_line(frame.left - 4, y, frame.left, y, "axis"))
         parts.append(_text(frame.left - 7, y + 4, value, anchor="end"))
     return parts
@@ -199,37 +214,34 @@ def _legend(frame: Frame, series: Mapping[str, list[int]], height: int) -> list[
     return parts
 
 
-# Scoped to the chart: an inline <svg> shares the page's style sheets.
-STYLE = (
-    "<style>"
-    ".score-chart .axis{stroke:currentColor;stroke-width:1}"
-    ".score-chart .grid{stroke:currentColor;stroke-opacity:.18;stroke-width:1}"
-    ".score-chart text{fill:currentColor;font-family:'DejaVu Sans',sans-serif;font-size:11px}"
-    "</style>"
-)
-
-
 def score_chart_svg(state: Mapping[str, Any], width: int = 640, height: int = 320) -> str:
-    """The running totals of a game state (the API's JSON) as a standalone SVG document string."""
+    """The running totals of a game state (the API's JSON) as a standalone SVG document string; the
+    x axis counts rounds, or deals in a game with contracts (Contract Rummy)."""
+    preset = PRESETS.get(str(state.get("variant")))
+    x_label = "Deal" if preset is not None and preset.has_contracts else "Round"
     players = [str(name) for name in state.get("players", [])]
-    return series_chart_svg(running_totals(players, state.get("rounds", [])), "Running totals by round", width, height)
+    series = running_totals(players, state.get("rounds", []))
+    return series_chart_svg(series, f"Running totals by {x_label.lower()}", width, height, x_label)
 
 
-def series_chart_svg(series: Mapping[str, list[int]], label: str, width: int = 640, height: int = 320) -> str:
+def series_chart_svg(
+    series: Mapping[str, list[int]], label: str, width: int = 640, height: int = 320, x_label: str = "Round"
+) -> str:
     """Lines of whole numbers by step (0, 1, 2…), one per name in order, as a standalone SVG document string.
 
-    >>> series_chart_svg({"Ann": [25, 27]}, "Ratings").count("<polyline")
+    >>> series_chart_svg({"Ann": [25, 27]}, "Ratings", x_label="Games").count("<polyline")
     1
     """
     frame = _frame(series, width, height)
     body = [
         *_y_axis(frame),
-        *_x_axis(frame),
+        *_x_axis(frame, x_label),
         *(_series(frame, seat, totals) for seat, totals in enumerate(series.values())),
         *_legend(frame, series, height),
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
-        f"{STYLE}{''.join(body)}</svg>"
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}" '
+        f'fill="currentColor" font-family="DejaVu Sans, sans-serif" font-size="11">'
+        f"{''.join(body)}</svg>"
     )

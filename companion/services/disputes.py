@@ -758,6 +758,8 @@ class LogEntry:
 
     @property
     def title(self) -> str:
+        if self.kind == "meld" and self.result.get("contract"):
+            return "Going down"
         titles = {"meld": "Meld", "declarer": "Going out", "layoff": "Lay-off", "hand": "Hand"}
         return titles.get(self.kind, self.kind)
 
@@ -982,12 +984,22 @@ def log_melds(game: Game, number: int, melds: Sequence[object], *, commit: bool 
     """Check melds in a game (its round's wilds and house rules) and keep the verdict."""
     texts = clean_melds(melds)
     at = game_table(game, number)
+    if at.has_contract:
+        return _log_going_down(game, number, at, texts, commit=commit)
     answer = check_melds(at, texts)
     views = meld_views(answer, texts, at.info)
     reasons = [f"Meld {index}: {view.reason}" for index, view in enumerate(views, start=1) if not view.valid]
     result = {"melds": [_meld_json(view) for view in views]}
     cards = [" ".join(meld["cards"]) for meld in answer["melds"]]
     return log_check(game, number, "meld", cards, answer["valid"], " ".join(reasons) or None, result, commit=commit)
+
+
+def _log_going_down(game: Game, number: int, at: Table, texts: list[str], *, commit: bool) -> Dispute:
+    """Melds checked in a deal with a contract are a going-down check: exactly the deal's contract?"""
+    down = going_down(at, texts)
+    result = {"melds": [_meld_json(view) for view in down.melds], "contract": at.info.contract_words}
+    cards = [canonical(text) for text in texts]
+    return log_check(game, number, "meld", cards, down.valid, down.reason, result, commit=commit)
 
 
 def log_hand(

@@ -98,6 +98,11 @@ def group_key_matches(group: Group, key: str | None) -> bool:
     return bool(key) and hmac.compare_digest(hash_key(key or ""), group.edit_key_hash)
 
 
+def group_by_key(key: str) -> Group | None:
+    """The group whose edit key this is, or None (keys are random: their hashes identify the group)."""
+    return db.session.scalars(db.select(Group).where(Group.edit_key_hash == hash_key(key))).first()
+
+
 def require_group_key(group: Group, key: str | None) -> None:
     """NotAllowed (403) unless `key` is the group's edit key."""
     if not key:
@@ -279,8 +284,10 @@ def _record(game: Game) -> tuple[stats.PlayedGame, GameLine]:
     if play_or_pay.is_play_or_pay(game):
         table = play_or_pay.table(game)
         results = table.state.results  # chips held minus chips bought, one chip counted as one cent
-        played = stats.PlayedGame(game.id, tuple(game.players), False, money=results)
-        line = GameLine(game.id, table.name, game.variant, game.created_at, tuple(game.players), (), False)
+        ended = bool(game.finished)  # an ended game is finished: placed by its results, the most chips first
+        ranks = {name: -chips for name, chips in results.items()} if ended else {}
+        played = stats.PlayedGame(game.id, tuple(game.players), ended, money=results, ranks=ranks)
+        line = GameLine(game.id, table.name, game.variant, game.created_at, tuple(game.players), played.winners, ended)
         return played, line
     view = rummy.build_view(game)
     pot = view.pot
@@ -372,7 +379,8 @@ def rating_series(view: GroupView) -> dict[str, list[int]]:
 
 def rating_chart(view: GroupView) -> str:
     """The ratings over the group's finished games as an SVG (like a game's score chart)."""
-    return chart.series_chart_svg(rating_series(view), "Ratings after each finished game")
+    width, height = chart.PHONE_SIZE
+    return chart.series_chart_svg(rating_series(view), "Ratings after each finished game", width, height, "Games")
 
 
 def grouped_game_ids() -> set[str]:

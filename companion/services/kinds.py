@@ -81,10 +81,21 @@ def state_json(game: Game) -> dict[str, Any]:
     return {**of(game).state_json(game), "group": game.group_id}
 
 
-def list_games() -> tuple[GameSummary, ...]:
-    """Every game, newest first."""
-    query = db.select(Game).options(selectinload(Game.rounds)).order_by(Game.created_at.desc(), Game.id)
-    return tuple(of(game).summary(game) for game in db.session.scalars(query))
+GAMES_PAGE = 50
+"""Games per page of a list."""
+MAX_GAMES_PAGE = 200
+"""The last page asked for (10,000 games): a page further on would cost more than a small constant."""
+
+
+def list_games(group_id: str | None = None, page: int = 1) -> tuple[tuple[GameSummary, ...], bool]:
+    """One page of games, the most recently played first by the server's clock (never a date read
+    from an imported file); only the group's with `group_id`. Answers the page and whether another follows."""
+    query = db.select(Game).options(selectinload(Game.rounds))
+    if group_id is not None:
+        query = query.where(Game.group_id == group_id)
+    query = query.order_by(Game.updated_at.desc(), Game.id).offset((page - 1) * GAMES_PAGE).limit(GAMES_PAGE + 1)
+    rows = list(db.session.scalars(query))
+    return tuple(of(game).summary(game) for game in rows[:GAMES_PAGE]), len(rows) > GAMES_PAGE
 
 
 def current_state(game_id: str) -> dict[str, Any] | None:

@@ -7,7 +7,7 @@ No balance is ever stored: a game is rebuilt from its stored events through the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -372,6 +372,7 @@ class TallyHand:
     paid: dict[str, int]
     balance: dict[str, int]
     quick: bool
+    bought: dict[str, int] = field(default_factory=dict)  # chips bought before this hand, so each row adds up
 
 
 @dataclass(frozen=True)
@@ -399,6 +400,14 @@ def tally(game: Game) -> Tally:
             },
             balance=after,
             quick=not hand.played,
+            bought={
+                name: sum(
+                    entry.amount
+                    for entry in now.ledger
+                    if entry.kind is pop.ChipKind.PURCHASE and entry.hand == hand.hand and entry.player == name
+                )
+                for name in now.players
+            },
         )
         for hand, after in zip(now.hands, balances, strict=True)
     ]

@@ -39,7 +39,7 @@ from companion.services.store import (
     store_new_game,
 )
 from engine.rules import DeckRow, OptionSpec, Preset, RuleSet
-from engine.schedule import RoundInfo, dealer_seat, first_player_seat, schedule
+from engine.schedule import RoundInfo, dealer_seat, first_player_seat, round_info, schedule
 from engine.scoring import (
     Standing,
     next_first_dealer,
@@ -47,6 +47,7 @@ from engine.scoring import (
     standings,
     totals,
     verify_round_scores,
+    verify_within_hand,
     winners,
 )
 
@@ -448,12 +449,14 @@ def rematch(game: Game) -> tuple[Game, str]:
     )
 
 
-def _verified_scores(game: Game, went_out: object, scores: object) -> dict[str, int]:
+def _verified_scores(game: Game, number: int, went_out: object, scores: object) -> dict[str, int]:
     if not isinstance(went_out, str):
         raise InvalidInput("went_out must be the name of the player who went out")
     if not isinstance(scores, dict):
         raise InvalidInput("scores must be an object of card points by player name")
     checked: dict[str, int] = engine_call(verify_round_scores, list(game.players), went_out, scores)
+    rules = rules_for(game.variant, game.options)
+    engine_call(verify_within_hand, checked, rules, round_info(rules, number), len(game.players))
     return checked
 
 
@@ -474,7 +477,7 @@ def add_round(
     if len(game.rounds) >= rules.rounds:
         raise InvalidInput(f"the game is over: all {rules.rounds} rounds are scored")
     scores, kept = _scores_from_hands(game, len(game.rounds) + 1, went_out, scores, hands, declarer)
-    checked = _verified_scores(game, went_out, scores)
+    checked = _verified_scores(game, len(game.rounds) + 1, went_out, scores)
     pickups = pot.verify_second_discards(game, second_discards)
     cutter = contract.verify_exact_cut(game, exact_cut)
     game.rounds.append(
@@ -512,7 +515,7 @@ def correct_round(
     if stored is None:
         raise NotFound(f"round {number} has not been played in this game")
     scores, kept = _scores_from_hands(game, number, went_out, scores, hands, declarer)
-    checked = _verified_scores(game, went_out, scores)
+    checked = _verified_scores(game, number, went_out, scores)
     if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
         kept = stored.hands  # the same scores typed again: the cards entered still back them
     pickups = stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards)

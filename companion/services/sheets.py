@@ -401,6 +401,7 @@ def blank_sheet_context(
         "has_multiplier": any(row["multiplier"] != 1 for row in rows),
         **contract_columns(rows),
         "marker": "knock" if rules.preset.id in KNOCKING_VARIANTS else "out",
+        "has_pot": rules.preset.money == "pot",  # 3-13: boxes for the second discards, the knock and the pot
     }
 
 

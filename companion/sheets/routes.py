@@ -32,7 +32,6 @@ bp = Blueprint("sheets", __name__)
 DEFAULT_PAPER = "a4"
 DEFAULT_BLANKS = sheets.BLANK_COLUMNS
 MAX_PLAYERS_PARAM = 500
-PAGE_CHART_SIZE = (400, 280)  # px: drawn for a phone; CSS scales it to the column
 
 
 # ---------------------------------------------------------------- helpers
@@ -54,24 +53,11 @@ def _state(game: Game) -> dict[str, Any]:
     return pdfs.sheet_state(game)
 
 
-def csp_safe_svg(svg: str) -> str:
-    """The chart without its <style> element (the pages' CSP allows no inline style): the same look
-    through presentation attributes, which CSP leaves alone."""
-    svg = svg.replace(chart.STYLE, "")
-    svg = svg.replace('class="axis"', 'class="axis" stroke="currentColor" stroke-width="1"')
-    svg = svg.replace('class="grid"', 'class="grid" stroke="currentColor" stroke-opacity=".18" stroke-width="1"')
-    return svg.replace(
-        'class="score-chart"',
-        'class="score-chart" fill="currentColor" font-family="DejaVu Sans, sans-serif" font-size="11"',
-        1,
-    )
-
-
 @bp.app_template_global("score_chart")
 def page_chart(game: Any) -> Markup:
     """The score progression chart of a game view (rummy.GameView) for the game page."""
-    width, height = PAGE_CHART_SIZE
-    return Markup(csp_safe_svg(chart.score_chart_svg(game.as_json(), width, height)))
+    width, height = chart.PHONE_SIZE
+    return Markup(chart.score_chart_svg(game.as_json(), width, height))
 
 
 def _busy(busy: pdfs.Busy) -> Response:
@@ -126,7 +112,7 @@ def game_sheet(game_id: str) -> str:
         return render_template("sheets/chip_tally.html", **context, stylesheet_href=stylesheet)
     state = _state(game)
     context = sheets.game_sheet_context(state, paper)
-    context["chart"] = Markup(csp_safe_svg(chart.score_chart_svg(state)))
+    context["chart"] = Markup(chart.score_chart_svg(state))
     return render_template("sheets/game_sheet.html", **context, stylesheet_href=stylesheet)
 
 

@@ -6,7 +6,8 @@
 (function () {
   var FORMATS = {
     time: { hour: "2-digit", minute: "2-digit" },
-    day: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }
+    day: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
+    date: { day: "numeric", month: "short", year: "numeric" }
   };
 
   function localise(root) {

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.models import Game, Round
 from engine.rules import OPTION_SPECS, PRESETS
+from tests.conftest import every_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -148,7 +149,7 @@ def test_full_game_finishes_with_winners_then_refuses_more_rounds(client: FlaskC
     assert late.status_code == 400
     assert "over" in late.get_json()["error"]
     assert len(stored_rounds(app, game["id"])) == 11
-    listing = client.get("/api/games").get_json()["games"]
+    listing = every_game(client)
     assert listing[0]["finished"] is True
 
 
@@ -205,9 +206,9 @@ def test_delete_game(client: FlaskClient) -> None:
 
 
 def test_list_games(client: FlaskClient) -> None:
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert every_game(client) == []
     game = create(client)
-    listing = client.get("/api/games").get_json()["games"]
+    listing = every_game(client)
     assert listing == [
         {"id": game["id"], "variant": "pay-me", "players": PLAYERS, "rounds_played": 0, "finished": False}
     ]
@@ -250,7 +251,7 @@ def test_create_game_rejects_bad_input(client: FlaskClient, body: dict[str, Any]
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
     assert words in response.get_json()["error"]
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert every_game(client) == []
 
 
 @pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'"text"', b"", b"[" * 20000 + b"]" * 20000, b"\xff\xfe"])

@@ -104,6 +104,6 @@ def test_serves_gunicorn_settings_apply_the_migrations_before_it_listens(tmp_pat
     settings = ("--config", str(ROOT / "scripts" / "serve_gunicorn.py"), "--preload")
     process, base_url = start_gunicorn(tmp_path / "instance", database_url, workers=1, threads=2, extra=settings)
     try:
-        assert call(base_url, "GET", "/api/games") == (200, {"games": []})
+        assert call(base_url, "POST", "/api/groups", {"name": "Fresh", "players": ["Ann"]})[0] == 201
     finally:
         stop(process)

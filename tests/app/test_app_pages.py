@@ -58,16 +58,21 @@ def game_count(app: Flask) -> int:
 # ------------------------------------------------------------------ games list and new game
 
 
-def test_index_lists_games_in_progress_and_finished(client: FlaskClient, post_form: Post) -> None:
-    page = text(client.get("/"))
-    assert "No game in progress" in page
-    assert 'href="/games/new"' in page
+def test_the_home_page_lists_only_what_this_phone_remembers(client: FlaskClient, post_form: Post) -> None:
+    """Issue 27, section 4: no game of anyone else on the home page; each game page tells the phone
+    what to remember (static/js/my-games.js lists it from the phone's own storage)."""
     game_id = start_game(post_form, players="Ann\nBob")
     page = text(client.get("/"))
-    assert f'href="/games/{game_id}"' in page
-    assert "round 1 of 11" in page
-    assert f'href="/games/{game_id}/delete"' in page
-    assert "No finished game yet" in page
+    assert f"/games/{game_id}" not in page and "Delete" not in page
+    assert "data-my-games" in page and "js/my-games.js" in page
+    assert 'href="/games/new"' in page
+    game_page = text(client.get(f"/games/{game_id}"))
+    assert re.search(
+        rf'<span hidden id="remember" data-kind="game" data-id="{game_id}" data-name="Pay Me" '
+        rf'data-url="/games/{game_id}" data-players="Ann, Bob" data-finished="false" '
+        r'data-played-at="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"></span>',
+        game_page,
+    )
 
 
 def test_new_game_form_offers_the_four_presets_and_preset_defaults(client: FlaskClient) -> None:
@@ -193,7 +198,9 @@ def test_round_entry_updates_standings_and_grid(client: FlaskClient, app: Flask,
     assert re.search(r'class="leader">\s*<span class="place">1</span>\s*<span class="name">Bob', page)
     assert "leader</span>" in page
     assert re.search(r"<td>20</td>", page)
-    assert re.search(r'<td class="out"[^>]*>0 <span class="out-mark">out</span></td>', page)
+    mark = '<span class="out-mark" aria-hidden="true">•</span><span class="sr-only"> went out</span>'
+    assert re.search(r'<td class="out"[^>]*>0' + re.escape(mark) + "</td>", page)
+    assert "• went out" in page  # the mark is explained below the sheet
     assert re.search(r"<tfoot>.*<td>20</td><td>0</td><td>7</td>", page, re.S)
 
 

@@ -48,9 +48,11 @@ def new_game(server: str) -> tuple[str, str]:
 
 
 def round_body(writer: int, tag: int, version: int | None) -> dict[str, Any]:
-    """Scores that say who wrote them: the writer's player went out, the others hold `tag`+seat."""
+    """Scores that say who wrote them: the writer's player went out, the others hold `tag` written in
+    base 40, a digit each from 1 to 40 (3 cards in round 1 score at most 45)."""
     went_out = PLAYERS[writer % len(PLAYERS)]
-    scores = {name: 0 if name == went_out else tag + seat for seat, name in enumerate(PLAYERS)}
+    others = [name for name in PLAYERS if name != went_out]
+    scores = {name: 0 if name == went_out else 1 + tag // 40 ** others.index(name) % 40 for name in PLAYERS}
     body: dict[str, Any] = {"went_out": went_out, "scores": scores}
     if version is not None:
         body["version"] = version

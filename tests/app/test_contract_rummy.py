@@ -317,7 +317,8 @@ def test_the_exact_cut_scores_minus_50_that_deal(client: FlaskClient) -> None:
     assert state["rounds"][0]["points"]["Cy"] == 40 - 50 and state["rounds"][0]["scores"]["Cy"] == 40
     assert state["totals"]["Cy"] == -10
     page = text(client.get(f"/games/{game['id']}"))
-    assert "exact cut" in page and "for cutting exactly" in page
+    assert '<span class="cut-mark" aria-hidden="true">✂</span><span class="sr-only"> cut exactly</span>' in page
+    assert "✂ Cy cut exactly in deal 1: 40 for cards -50 for cutting exactly = -10." in page
     unknown = score(client, game, "Ann", {"Ann": 0, "Bob": 1, "Cy": 1, "Dee": 1}, exact_cut="Zed")
     assert unknown.status_code == 400 and "not a player" in unknown.get_json()["error"]
     off = start(client)

@@ -516,7 +516,8 @@ def test_the_in_game_checker_links_the_going_down_check(client: FlaskClient, gam
     page = page_of(client.get(f"/games/{game_id}/check"))
     link = re.search(r'id="going-down-link" href="([^"]*)">([^<]*)</a>', page)
     assert link, page[:500]
-    assert link.group(2) == "Check going down or a lay-off in deal 1: two sets"
+    assert link.group(2) == "Check a lay-off in deal 1 (not kept in the log)"
+    assert "Melds checked here are checked for going down in deal 1: exactly two sets." in page
     target = html.unescape(link.group(1))
     assert target == "/check?variant=contract-rummy&round=1&players=4&twos_wild=true"
     words = plain(page_of(client.get(target + "&meld-0=5H 5S 2D&meld-1=KC KD JK")))

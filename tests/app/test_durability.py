@@ -58,7 +58,9 @@ def hammer(
             while not stop.is_set():
                 played = len(state["rounds"])
                 went_out = PLAYERS[chooser.randrange(len(PLAYERS))]
-                scores = {name: 0 if name == went_out else chooser.randrange(1, 200) for name in PLAYERS}
+                scores = {
+                    name: 0 if name == went_out else chooser.randrange(1, 46) for name in PLAYERS
+                }  # round 1 holds 45 at most
                 body = {"went_out": went_out, "scores": scores, "version": state["version"]}
                 roll = chooser.random()
                 if played >= 11 or (played and roll < 0.15):

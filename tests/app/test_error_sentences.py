@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.conftest import every_game
+
 ROOT = Path(__file__).resolve().parents[2]
 ALERT = re.compile(r'<p class="alert" role="alert"[^>]*>(.*?)</p>', re.S)
 
@@ -42,7 +44,7 @@ def test_a_bad_house_rule_on_the_new_game_page_is_one_sentence_with_a_capital_an
     sentence = alert_of(refused)
     assert sentence.startswith(says)
     assert sentence[0].isupper() and sentence.endswith(".") and not sentence.endswith(".."), sentence
-    assert client.get("/api/games").get_json()["games"] == []
+    assert every_game(client) == []
 
 
 def test_a_services_lowercase_refusal_reaches_the_page_as_a_sentence(

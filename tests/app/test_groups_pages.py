@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_INPUT, app_on, edit_key, read_csrf_token
+from tests.conftest import CSRF_INPUT, app_on, edit_key, every_game, read_csrf_token
 
 Post = Callable[..., Any]
 
@@ -83,7 +83,7 @@ def test_a_refused_game_stores_nothing_and_says_why(client: FlaskClient, post_fo
     assert "player" in refused.get_data(as_text=True)
     unknown = post_form(f"/groups/{group_id}/games", {"variant": "chess", "players": "Ann\nBob"})
     assert unknown.status_code == 400
-    assert client.get("/api/games").get_json()["games"] == []
+    assert every_game(client) == []
 
 
 def test_another_phone_cannot_start_games_without_the_group_key(
@@ -206,7 +206,7 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(client: FlaskClient
     assert [rows[1][0], rows[2][0]] == ["'=HYPERLINK(1)", "Bob"]
 
 
-def test_the_home_page_lists_groups_apart_from_loose_games(client: FlaskClient, post_form: Post) -> None:
+def test_the_home_page_lists_no_group_or_game_of_the_server(client: FlaskClient, post_form: Post) -> None:
     group_id = make_group(client, post_form)
     key = group_cookie(client, group_id)
     grouped = client.post(
@@ -215,9 +215,11 @@ def test_the_home_page_lists_groups_apart_from_loose_games(client: FlaskClient, 
         headers={"X-Group-Key": key},
     ).get_json()
     loose = client.post("/api/games", json={"variant": "pay-me", "players": ["Zed", "Yo"]}).get_json()
-    home = client.get("/").get_data(as_text=True)
-    assert f"/groups/{group_id}" in home and "Thursday night" in home
-    assert f"/games/{loose['id']}" in home and f"/games/{grouped['id']}" not in home
+    home = client.get("/").get_data(as_text=True)  # the phone lists what it remembers (js/my-games.js)
+    assert f"/groups/{group_id}" not in home and f"/games/{loose['id']}" not in home
+    group_page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert f'data-kind="group" data-id="{group_id}" data-name="Thursday night"' in group_page
+    assert f'data-kind="game" data-id="{grouped["id"]}"' in client.get(f"/games/{grouped['id']}").get_data(as_text=True)
 
 
 def test_a_rematch_stays_in_the_group(client: FlaskClient, post_form: Post) -> None:

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import Game
-from tests.conftest import api_game
+from tests.conftest import api_game, every_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +112,7 @@ def test_a_bad_first_dealer_choice_is_a_400_and_stores_nothing(
     response = new_game(client, **body)
     assert response.status_code == 400
     assert words in response.get_json()["error"]
-    assert client.get("/api/games").get_json()["games"] == []
+    assert every_game(client) == []
 
 
 def test_play_or_pay_takes_a_high_card_draw(app: Flask, client: FlaskClient) -> None:
@@ -218,7 +218,7 @@ def test_an_incomplete_first_dealer_choice_is_a_400(
     response = post_form("/games/new", {"variant": "3-13", "players": "Ann\nBob\nCy", **fields})
     assert response.status_code == 400
     assert words in plain(response)
-    assert client.get("/api/games").get_json()["games"] == []
+    assert every_game(client) == []
 
 
 # ---------------------------------------------------------------- the discard pile and the doubled rounds
@@ -359,4 +359,4 @@ def test_a_refused_new_game_form_names_the_house_rule_in_words(
     assert "Doubled rounds: round 12 is beyond the game's 11 rounds" in page
     keys = [key for key in OPTION_SPECS if "_" in key]
     assert [key for key in keys if key in page] == []
-    assert client.get("/api/games").get_json()["games"] == []
+    assert every_game(client) == []

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import GameEvent
-from tests.conftest import api_game
+from tests.conftest import api_game, every_game
 from tests.conftest import edit_key as key
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -58,7 +58,7 @@ def test_create_a_game_with_chips_and_the_deal(client: FlaskClient) -> None:
     assert hand["dealt"] == hand["cards_left"] == {"Ann": 17, "Bob": 18, "Cy": 17}
     assert (game["hands"], game["flags"], game["events"]) == ([], [], 0)
     assert create(client, ["A", "B", "C", "D", "E"], chips=30)["chips"]["E"] == 30
-    listed = client.get("/api/games").get_json()["games"]
+    listed = every_game(client)
     assert {item["variant"] for item in listed} == {"play-or-pay"}
 
 
@@ -79,7 +79,7 @@ def test_bad_play_or_pay_games_are_refused(client: FlaskClient, body: dict[str, 
     response = client.post("/api/games", json={"variant": "play-or-pay", "players": PLAYERS, **body})
     assert response.status_code == 400
     assert words in response.get_json()["error"]
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert every_game(client) == []
 
 
 def test_a_full_hand_followed_card_by_card_settles_and_conserves_chips(client: FlaskClient) -> None:

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import Round, RoundRevision
-from tests.conftest import api_game
+from tests.conftest import api_game, every_game
 from tests.conftest import edit_key as key
 
 FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -214,7 +214,7 @@ def test_bad_pot_options_are_refused(client: FlaskClient, options: dict[str, Any
     response = client.post("/api/games", json={"variant": "3-13", "players": FIVE, "options": options})
     assert response.status_code == 400
     assert words in response.get_json()["error"]
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert every_game(client) == []
 
 
 def test_3_13_amounts_are_refused_on_a_simple_pot(client: FlaskClient) -> None:
@@ -341,4 +341,4 @@ def test_bad_pot_amount_on_the_form_is_refused(client: FlaskClient, post_form: C
     data = {"variant": "3-13", "players": "Ann\nBob", "first_dealer": "0", "opt_pot": "y", "opt_ante": "abc"}
     response = post_form("/games/new", data)
     assert response.status_code == 400
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert every_game(client) == []

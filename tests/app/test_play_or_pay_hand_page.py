@@ -279,10 +279,10 @@ def test_the_chip_tally_pdf_prints_the_hands_played(client: FlaskClient, tmp_pat
     response = client.get(f"/games/{game['id']}/sheet.pdf?paper=a4")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
     lines = pdf_lines(response.get_data(), tmp_path)
-    # Hand, then paid and balance for Ann, Bob, Cy, then the pot and who went out first.
-    assert "Start 20 20 20" in lines
+    # Hand, then bought, paid and balance for Ann, Bob, Cy, then the pot and who went out first.
+    assert "Start 20 20 20 20 20 20" in lines  # each buys 20 at the start and holds 20
     assert "1 6 14 2 18 1 28 9 Cy" in lines  # Ann paid 1 + 5 cards, Bob 2 cards, Cy 1 and took the pot of 9
-    assert "2 0 21 6 17 1 27 7 Ann" in lines  # Bob bought 5 before hand 2: 18 + 5 - 6
+    assert "2 0 21 5 6 17 1 27 7 Ann" in lines  # Bob bought 5 before hand 2: 18 + 5 - 6 = 17, on his row
     assert "Chips each at the start: 20" in " ".join(lines)
     assert "3" in [line.split()[0] for line in lines]  # blank rows follow for the hands to come
     assert state(client, game)["chips"] == {"Ann": 21, "Bob": 17, "Cy": 27}  # the last row's balances
@@ -293,7 +293,7 @@ def test_the_chip_tally_page_shows_the_hands_played_and_an_ended_game_no_blank_r
     page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
     assert page.count('<tr class="played">') == 2
     row = re.search(r'<tr class="played">\s*<th class="round" scope="row">2</th>(.*?)</tr>', page, re.DOTALL)
-    assert row and re.sub(r"<[^>]+>", " ", row.group(1)).split() == ["0", "21", "6", "17", "1", "27", "7", "Ann"]
+    assert row and re.sub(r"<[^>]+>", " ", row.group(1)).split() == ["0", "21", "5", "6", "17", "1", "27", "7", "Ann"]
     assert '<th class="round" scope="row">3</th>' in page
     ended = client.post(f"/api/games/{game['id']}/end", json={}, headers={"X-Edit-Key": game["edit_key"]})
     assert ended.status_code == 200
@@ -307,6 +307,7 @@ def test_a_new_game_prints_a_tally_with_its_names_date_and_stack_and_no_hands(cl
     page = client.get(f"/games/{game['id']}/sheet").get_data(as_text=True)
     assert '<tr class="played">' not in page and "Chips each at the start: 20" in page
     assert page.count('<td class="paid"></td>') == 3 * 20
+    assert page.count('<td class="bought"></td>') == 3 * 20  # a "bought" box in every hand's row
 
 
 def test_a_game_with_a_hand_replaced_in_quick_mode_exports_and_imports_the_same(client: FlaskClient) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.conftest import api_game
+from tests.conftest import api_game, every_game
 from tests.conftest import edit_key as key
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -103,7 +103,7 @@ def test_the_table_ends_the_game_and_undo_plays_on(client: FlaskClient) -> None:
     assert ended.status_code == 200, ended.get_json()
     assert ended.get_json()["finished"] is True
     assert ended.get_json()["results"] == {"Ann": 4, "Bob": -3, "Cy": -1}
-    listed = client.get("/api/games").get_json()["games"]
+    listed = every_game(client)
     assert listed[0]["finished"] is True
     refused = event(client, game, type="purchase", player="Cy", chips=1)
     assert refused.status_code == 400

@@ -12,7 +12,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from companion.sheets import routes as sheet_routes
 from tests.conftest import api_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -220,12 +219,13 @@ def test_chart_names_are_escaped_on_the_game_page(client: FlaskClient) -> None:
     assert "&lt;img src=x&gt; (5)" in page
 
 
-def test_csp_safe_svg_keeps_the_look_without_a_style_element() -> None:
+def test_the_chart_keeps_its_look_without_a_style_element() -> None:
+    """The pages' CSP allows no inline style: presentation attributes draw the chart instead."""
     from companion.services.chart import score_chart_svg
 
-    svg = sheet_routes.csp_safe_svg(score_chart_svg({"players": ["Ann"], "rounds": [{"points": {"Ann": 3}}]}))
+    svg = score_chart_svg({"players": ["Ann"], "rounds": [{"points": {"Ann": 3}}]})
     assert "<style" not in svg
-    assert svg.count('class="axis" stroke="currentColor"') == svg.count('class="axis"')
+    assert svg.count('class="axis" stroke="currentColor"') == svg.count('class="axis"') > 0
     assert 'fill="currentColor"' in svg.split(">", 1)[0]
 
 

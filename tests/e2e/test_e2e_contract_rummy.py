@@ -109,7 +109,9 @@ def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: s
         {"Ann": 1, "Bob": 0, "Cy": 0, "Dee": 0},
     ]
     assert state["rounds"][0]["exact_cut"] == "Cy"
-    # The score sheet shows each deal's buys and explains the exact cut in one tap.
-    page.locator("#round-1 details.cut-why summary").click()
-    expect(page.locator("#round-1 details.cut-why")).to_contain_text("for cutting exactly")
+    # The score sheet marks each deal's buys and the exact cut, and explains both below the table.
+    expect(page.locator("#round-1 .cut-mark")).to_have_text("✂")
+    expect(page.locator("#round-1 .buy-mark")).to_have_count(2)
+    expect(page.locator("#cut-1")).to_contain_text("Cy cut exactly in deal 1: 20 for cards -50 for cutting exactly")
+    expect(page.locator("#sheet-marks")).to_contain_text("+1b: one buy")
     assert errors == []

@@ -81,11 +81,20 @@ def test_schedule_entries() -> None:
     rounds = ok("schedule", "--variant", "pay-me")
     assert len(rounds) == 11
     up = {"discard_pile": STOCK_CARD_UP}
-    assert rounds[0] == {"round": 1, "cards": 3, "wild": ["JK", "2", "3"], "multiplier": 1, **up}
-    assert rounds[8] == {"round": 9, "cards": 11, "wild": ["JK", "2", "J"], "multiplier": 1, **up}
-    assert rounds[10] == {"round": 11, "cards": 13, "wild": ["JK", "2", "K"], "multiplier": 1, **up}
+    assert rounds[0] == {"round": 1, "cards": 3, "wild": ["JK", "2", "3"], "multiplier": 1, "max_points": 45, **up}
+    assert rounds[8] == {"round": 9, "cards": 11, "wild": ["JK", "2", "J"], "multiplier": 1, "max_points": 165, **up}
+    assert rounds[10] == {"round": 11, "cards": 13, "wild": ["JK", "2", "K"], "multiplier": 1, "max_points": 195, **up}
     for entry in rounds:
-        assert set(entry) == {"round", "cards", "wild", "multiplier", "discard_pile"}
+        assert set(entry) == {"round", "cards", "wild", "multiplier", "max_points", "discard_pile"}
+
+
+def test_schedule_max_points_follows_the_players_and_the_options() -> None:
+    """Two players of Pay Me share one deck and 2 jokers: 13 cards hold at most 10 wild ones."""
+    assert ok("schedule", "--variant", "pay-me", "--players", "2")[10]["max_points"] == 10 * 15 + 3 * 10
+    three_13 = ok("schedule", "--variant", "3-13", "--players", "4")
+    assert [entry["max_points"] for entry in three_13][-2:] == [(8 * 15 + 4 * 10) * 2, (8 * 15 + 5 * 10) * 2]
+    no_buys = ok("schedule", "--variant", "contract-rummy", "--set", "buys_per_deal=0")
+    assert no_buys[0]["max_points"] == 10 * 15
 
 
 @pytest.mark.parametrize(
@@ -130,6 +139,7 @@ def test_schedule_full_cycle_d2() -> None:
         "cards": 14,
         "wild": ["JK", "2", "A"],
         "multiplier": 1,
+        "max_points": 14 * 15,
         "discard_pile": STOCK_CARD_UP,
     }
 
@@ -141,11 +151,12 @@ def test_schedule_with_players_adds_decks_and_jokers() -> None:
         "cards": 3,
         "wild": ["JK", "2", "3"],
         "multiplier": 1,
+        "max_points": 45,
         "discard_pile": STOCK_CARD_UP,
         "decks": 3,
         "jokers": 6,
     }
-    keys = {"round", "cards", "wild", "multiplier", "discard_pile", "decks", "jokers"}
+    keys = {"round", "cards", "wild", "multiplier", "max_points", "discard_pile", "decks", "jokers"}
     assert all(set(entry) == keys for entry in rounds)
     two = ok("schedule", "--variant", "three-thirteen", "--players", "2")
     assert (two[0]["decks"], two[0]["jokers"]) == (1, 0)

@@ -126,7 +126,7 @@ def test_cli_schedule_entries_carry_the_contract() -> None:
 @pytest.mark.parametrize("variant", ["pay-me", "pay-me-family", "three-thirteen", "3-13"])
 def test_other_presets_schedules_carry_no_contract(variant: str) -> None:
     for entry in schedule_json(variant, None, None):
-        assert set(entry) == {"round", "cards", "wild", "multiplier", "discard_pile"}
+        assert set(entry) == {"round", "cards", "wild", "multiplier", "max_points", "discard_pile"}
     assert all(not info.contract and not info.no_final_discard for info in schedule(rule_set(variant)))
 
 
