@@ -48,3 +48,13 @@ def test_the_deployment_files_log_no_query_string() -> None:
     assert "access_log /var/log/nginx/cards.access.log companion;" in nginx
     caddy = (ROOT / "deploy" / "Caddyfile").read_text()
     assert re.search(r"request>uri query \{\s*delete key\s*\}", caddy)
+
+
+def test_the_deployment_environment_sets_the_proxy_count_the_unit_assumes() -> None:
+    """Issue 28, section 5: behind Caddy or nginx, without it every client has the proxy's address."""
+    settings = (ROOT / "deploy" / "companion.env.example").read_text()
+    assert re.search(r"^FLASK_PROXY_COUNT=1$", settings, re.MULTILINE)
+    assert (
+        "EnvironmentFile=/etc/card-table-companion.env"
+        in (ROOT / "deploy" / "card-table-companion.service").read_text()
+    )
