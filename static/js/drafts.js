@@ -133,7 +133,7 @@
     var note = notice(form, "The game changed meanwhile, so this form no longer fits; what you typed is kept here.");
     button(note, "Drop what I typed", function () {
       drop(form);
-      form.parentNode.removeChild(form);
+      window.location.reload(); // the form as it is now
     });
   }
 

@@ -233,9 +233,9 @@
     return String(text).split("+").reduce(function (sum, part) { return sum + parseInt(part, 10); }, 0) * multiplier;
   }
 
-  function describe(item) {
+  function describe(item, first) {
     var what = (item.fix ? "Correction of round " : "Round ") + item.round;
-    if (sending && item === readBox()[0]) { return what + ": sending…"; }
+    if (sending && first) { return what + ": sending…"; }
     if (item.after) { return what + ": waiting to send after round " + (item.round - 1); }
     return what + ": waiting to send — " + (item.why || "not sent yet");
   }
@@ -326,12 +326,12 @@
     if (!main || (!form && !list.length)) { return; }
     var area = outboxArea(main);
     area.textContent = "";
-    list.forEach(function (item) {
+    list.forEach(function (item, index) {
       if (item.refused) { return; } // shown in the form
       if (item.conflict) { conflictNote(area, item); return; }
       var line = document.createElement("p");
       line.className = "outbox-line";
-      line.textContent = describe(item);
+      line.textContent = describe(item, index === 0);
       area.appendChild(line);
     });
     pendingPoints(main, list);
@@ -361,6 +361,7 @@
       if (stored) {
         drafts.button(note, "Keep mine as the correction of round " + number, function () {
           var list = readBox();
+          typed = body(form); // as it reads now
           typed.version = state.version;
           list.push({
             key: api.newKey(), round: number, method: "PUT", url: correctionUrl(form, number), edit: form.getAttribute("data-key"),

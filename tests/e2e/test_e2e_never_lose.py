@@ -147,7 +147,7 @@ def test_a_draft_survives_a_reload(phones: Any, base_url: str) -> None:
     expect(page.locator("#scores-0-sum")).to_have_text("= 15")
     page.get_by_role("textbox", name="Dee", exact=True).fill("4")
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
+    expect(page.locator("#round-h")).to_contain_text("Round 2")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ctc:draft:'))") == []  # saved: gone
     page.reload()
     expect(page.get_by_role("textbox", name="Ann", exact=True)).to_have_value("")
@@ -252,7 +252,7 @@ def test_a_player_named_proto_can_save_a_round(phones: Any, base_url: str) -> No
     page = phones()
     _join(page, base_url, game)
     _save_round(page, 1, "Ann", {"__proto__": "12", "Cy": "3"})
-    expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
+    expect(page.locator("#round-h")).to_contain_text("Round 2")  # stored: the page as the server has it
     assert _state(base_url, game)["rounds"][0]["scores"] == {"Ann": 0, "__proto__": 12, "Cy": 3}
 
 
@@ -303,3 +303,29 @@ def test_the_key_holder_can_keep_the_screen_on_and_turn_it_off(phones: Any, base
     expect(bare.locator("#entry-h")).to_be_visible()
     assert bare.locator("#wake-switch").count() == 0
     assert errors == []
+
+
+def test_a_queued_round_the_server_refuses_goes_back_into_the_form_with_its_sentence(
+    phones: Any, base_url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    game = _game(base_url)
+    page = phones()
+    _join(page, base_url, game)
+    page.context.set_offline(True)
+    _save_round(page, 1, "Bob", {"Ann": "4", "Bob": "9", "Cy": "5", "Dee": "6"})  # Bob went out but scores 9
+    expect(page.locator("#outbox")).to_contain_text("Round 1: waiting to send")
+    expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
+    page.context.set_offline(False)
+    expect(page.locator("#entry-error")).to_contain_text("Not saved: ", timeout=RESEND_WAIT_MS)
+    expect(page.locator("#entry-h")).to_have_text("Enter round 1 scores")
+    expect(page.get_by_role("textbox", name="Bob", exact=True)).to_have_value("9")
+    expect(page.get_by_role("textbox", name="Dee", exact=True)).to_have_value("6")
+    assert _state(base_url, game)["rounds"] == []
+    page.get_by_role("textbox", name="Bob", exact=True).fill("0")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#round-h")).to_contain_text("Round 2")  # the page as the server has it now
+    expect(page.locator("#outbox")).to_be_empty()
+    assert [played["scores"]["Dee"] for played in _state(base_url, game)["rounds"]] == [6]
+    assert _box(page, game) == []
