@@ -222,7 +222,7 @@ def warm_up(port: int, games: list[tuple[str, str]], args: argparse.Namespace, r
 
 def played_games(base_url: str, tables: int) -> list[str]:
     """The games the companion phase played (the same database): for the reads phase."""
-    status, listing = call(base_url, "GET", "/api/games")
+    status, listing = call(base_url, "GET", "/api/games")  # the open list: PUBLIC_GAME_LIST, set in main()
     assert status == 200, listing
     return [game["id"] for game in listing["games"][:tables]]
 
@@ -265,6 +265,7 @@ def report(name: str, results: Results, seconds: float, cpu_ms: float) -> list[s
 
 
 def main() -> int:
+    os.environ["PUBLIC_GAME_LIST"] = "true"  # the reads phase lists the games played (a private server's open list)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--phones", type=int, default=8)
@@ -312,7 +313,7 @@ def main() -> int:
             port = int(base_url.rsplit(":", 1)[1])
             try:
                 deadline = time.monotonic() + 30
-                while call(base_url, "GET", "/hello" if spec else "/api/games")[0] != 200:
+                while call(base_url, "GET", "/hello" if spec else "/healthz")[0] != 200:
                     if time.monotonic() > deadline:
                         raise RuntimeError(f"{name} did not start")
                     time.sleep(0.1)

@@ -65,7 +65,7 @@ def wait_until_up(base_url: str, process: subprocess.Popen[Any] | None = None, t
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"the server exited with status {process.returncode}")
         try:
-            status, _ = call(base_url, "GET", "/api/games", timeout=5)
+            status, _ = call(base_url, "GET", "/healthz", timeout=5)
         except OSError:
             status = 0
         if status == 200:
