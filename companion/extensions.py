@@ -56,10 +56,15 @@ def _end_session(_error: BaseException | None) -> None:
     try:
         db.session.remove()
     except SQLAlchemyError:
-        current_app.logger.warning("closing the database session failed; its connection is dropped", exc_info=True)
-        with suppress(SQLAlchemyError):
-            db.session.registry().invalidate()
-        db.session.registry.clear()
+        drop_session("closing the database session failed")
+
+
+def drop_session(what_failed: str) -> None:
+    """Let the session go with its connection, which is dead: the database rolls back by itself."""
+    current_app.logger.warning("%s; its connection is dropped", what_failed, exc_info=True)
+    with suppress(SQLAlchemyError):
+        db.session.registry().invalidate()
+    db.session.registry.clear()
 
 
 def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:

@@ -11,7 +11,7 @@ import secrets
 import shutil
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +31,7 @@ from companion.errors import (
     PreconditionRequired,
     outcome_unknown,
 )
-from companion.extensions import db
+from companion.extensions import db, drop_session
 from companion.models import Game, Group, RateCount, utc_now
 from engine import dealing
 from engine.deck import STANDARD_SUITS
@@ -417,10 +417,7 @@ def forget_safely() -> None:
     try:
         db.session.rollback()
     except SQLAlchemyError:
-        current_app.logger.warning("rolling back failed; the connection is dropped", exc_info=True)
-        with suppress(SQLAlchemyError):
-            db.session.registry().invalidate()
-        db.session.registry.clear()
+        drop_session("rolling back failed")
 
 
 SAME_MOMENT = "someone else changed this game at the same moment; reload it and try again"
