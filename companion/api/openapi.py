@@ -149,7 +149,8 @@ def operation(
     parameters: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """One operation; a body can be too large (413) or not JSON (415); a keyed one can be refused
-    for the key (403, 429); a write takes an Idempotency-Key (422); any can meet an unavailable database (503)."""
+    for the key (403, 429); a write takes an Idempotency-Key (400 when malformed, 422 when reused);
+    any can meet an unavailable database (503)."""
     writes = operation_id in WRITES
     described: dict[str, Any] = {"summary": summary, "operationId": operation_id}
     if description:
@@ -163,7 +164,7 @@ def operation(
         **responses,
         **{status: value for status, value in errors(413, 415).items() if request and status not in responses},
         **{status: value for status, value in errors(403, 429).items() if keyed and status not in responses},
-        **{status: value for status, value in errors(422).items() if writes and status not in responses},
+        **{status: value for status, value in errors(400, 422).items() if writes and status not in responses},
         **errors(503),
     }
     return described

@@ -202,12 +202,12 @@ def test_a_round_whose_resend_meets_a_409_is_shown_not_lost(phones: Any, base_ur
     page.context.set_offline(True)
     _save_round(page, 1, "Bob", {"Ann": "4", "Cy": "5", "Dee": "6"})
     expect(page.locator("#outbox")).to_contain_text("Round 1: waiting to send")
-    _stored_round(base_url, game, "Bob", {"Ann": 4, "Bob": 0, "Cy": 5, "Dee": 60})  # another phone, meanwhile
+    _stored_round(base_url, game, "Bob", {"Ann": 4, "Bob": 0, "Cy": 5, "Dee": 16})  # another phone, meanwhile
 
     page.context.set_offline(False)
     note = page.locator("#conflict-note")
     expect(note).to_contain_text(
-        "Another phone saved round 1 meanwhile: Bob went out; Ann 4, Bob 0, Cy 5, Dee 60. "
+        "Another phone saved round 1 meanwhile: Bob went out; Ann 4, Bob 0, Cy 5, Dee 16. "
         "You typed Bob went out; Ann 4, Bob 0, Cy 5, Dee 6.",
         timeout=RESEND_WAIT_MS,
     )
