@@ -14,9 +14,8 @@ from engine.deck import STANDARD_SUITS, rank_of, suit_of
 from engine.meldrules import meld_rules
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
-from engine.solver import _SUIT_FIRST, Arrangement, SubHands, _components, arrange, penalty_values
+from engine.solver import _SUIT_FIRST, SubHands, _components, arrange, penalty_values
 from tests.engine.reference import reference_is_meld, reference_points
-from tests.engine.sub_hands_reference import reference_arrangement
 from tests.engine.test_solver_output import ARRANGED_PRESETS, OPTION_SETS
 
 # Which wild cards stand for themselves changes the naturals: SubHands is not used there.
@@ -167,27 +166,3 @@ def test_parts_asked_in_turn_score_as_when_asked_first(
     packed = sum(count << WIDTH * at[card] for card, count in kept.items())
     wilds_kept = [card for card in held for _ in range(kept[card]) if info.is_wild(card)]
     assert asked.arrangement(packed, wilds_kept) == fresh.arrangement(packed, wilds_kept)
-
-
-@settings(max_examples=1000, deadline=None, derandomize=True)
-@given(hands_and_removals(), st.integers(1, 4))
-@example(LONE_CARD_LEFT, 1)
-@example(COMPONENT_SPLIT, 2)
-def test_the_arrangement_reads_as_it_did(
-    case: tuple[list[Card], Counter[Card], RuleSet, RoundInfo], times: int
-) -> None:
-    """The faster read-off gives the arrangement the old one gave (tests/engine/sub_hands_reference.py),
-    card for card, the penalty multiplied as asked; asked after the search scored the parts, or
-    first."""
-    hand, gone, rules, info = case
-    held = Counter(hand)
-    kept = held - gone
-    wilds_kept = [card for card in held for _ in range(kept[card]) if info.is_wild(card)]
-    for scored_first in (True, False):
-        parts, at = _sub_hands(held, rules, info)
-        packed = sum(count << WIDTH * at[card] for card, count in kept.items())
-        if scored_first:
-            parts.score(packed, len([card for card in gone.elements() if info.is_wild(card)]))
-        expected = reference_arrangement(_sub_hands(held, rules, info)[0], packed, wilds_kept)
-        read = parts.arrangement(packed, list(wilds_kept), times)
-        assert read == Arrangement(expected.melds, expected.unmelded, expected.penalty * times)
