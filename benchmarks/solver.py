@@ -189,12 +189,21 @@ def round_cases(seed: int, count: int) -> list[Round]:
     return cases
 
 
+# The solver's caches between calls (engine.caches names them): its solved components, set melds.
+SOLVER_CACHES = ("solved components", "set melds by wild count and rules")
+
+
 def clear_caches() -> None:
     """Forget everything the engine remembers between calls (solved components, lay-offs checked).
     The tables read once per rule set and round (meld rules, wild cards, points by card code) are
     kept, in this engine as in those before it."""
-    solver._SOLVED.clear()
-    getattr(solver, "_SETS", {}).clear()
+    if hasattr(solver, "_SOLVED"):  # an older engine, given with --baseline: one solver module
+        solver._SOLVED.clear()
+        getattr(solver, "_SETS", {}).clear()
+    else:
+        from engine.caches import clear_caches as clear_named
+
+        clear_named(SOLVER_CACHES)
     getattr(layoffs, "_EXTENDED", {}).clear()
     getattr(layoffs, "_EXTENDED_BY_ID", {}).clear()
     getattr(layoffs, "_READINGS", {}).clear()

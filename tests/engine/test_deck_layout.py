@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-CORE = ("cards.py", "melds.py", "meldrules.py", "solver.py", "layoffs.py", "layoff_quick.py", "tablemeld.py")
+SOLVER = tuple(f"solver/{path.name}" for path in sorted((ENGINE / "solver").glob("*.py")))
+CORE = ("cards.py", "melds.py", "meldrules.py", *SOLVER, "layoffs.py", "layoff_quick.py", "tablemeld.py")
 
 
 def _layout_numbers(path: Path) -> list[str]:
@@ -22,9 +23,9 @@ def _layout_numbers(path: Path) -> list[str]:
         before = tokens[index - 1].string if index else ""
         after = tokens[index + 1].string if index + 1 < len(tokens) else ""
         if token.string in ("14", "15", "55", "56") or (token.string == "4" and "*" in (before, after)):
-            found.append(f"{path.name}:{token.start[0]}: {token.line.strip()}")
+            found.append(f"{path.relative_to(ENGINE)}:{token.start[0]}: {token.line.strip()}")
         if token.string == "4" and before == "(" and tokens[index - 2].string == "range":
-            found.append(f"{path.name}:{token.start[0]}: {token.line.strip()}")
+            found.append(f"{path.relative_to(ENGINE)}:{token.start[0]}: {token.line.strip()}")
     return found
 
 

@@ -7,13 +7,13 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import solver
 from engine.cards import Card, MeldCard, Rank, parse_cards
 from engine.deck import STANDARD_SUITS
 from engine.melds import check_meld
 from engine.rules import PRESETS, RUMMY_PRESETS, HandScoring, rule_set
 from engine.schedule import schedule
 from engine.solver import best_arrangement
+from engine.solver.records import card_order
 
 # The presets whose hands the solver arranges (Contract Rummy counts every card held in full).
 ARRANGED_PRESETS = [variant for variant in RUMMY_PRESETS if PRESETS[variant].hand_scoring is HandScoring.ARRANGED]
@@ -55,7 +55,7 @@ def test_leftovers_come_in_card_order() -> None:
     """The leftovers are sorted by a number per card code that orders cards as Card.sort_key does."""
     cards = [Card(rank, suit) for suit in STANDARD_SUITS for rank in Rank] + [Card.JOKER]
     shuffled = sorted(cards, key=lambda card: (card.code * 37) % 61)
-    assert sorted(shuffled, key=solver._sort_key) == sorted(shuffled, key=lambda card: card.sort_key)
+    assert sorted(shuffled, key=card_order) == sorted(shuffled, key=lambda card: card.sort_key)
     rules = rule_set("pay-me")
     info = schedule(rules)[0]
     hand = parse_cards("JK KS 2H 9C 5D")

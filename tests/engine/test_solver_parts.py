@@ -1,24 +1,28 @@
-"""How the solver splits a hand's naturals into components it searches apart, property-tested
-against a plain reference: every pair of cards that could share a meld, joined."""
+"""How the solver splits a hand's naturals into components it searches apart
+(engine.solver.combination.components), property-tested against a plain reference: every pair of
+cards that could share a meld, joined."""
 
 from __future__ import annotations
+
+from typing import get_args
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.meldrules import MeldRules
 from engine.rules import AceRule
-from engine.solver import _Code, _components
+from engine.solver.combination import components
+from engine.solver.records import TAKEN, WILDS, Code, Meld, RawMeld
 from tests.engine.search_rules import search_rules
 
 
-def components_by_pairs(codes: list[_Code], wild_count: int, rules: MeldRules, tight: bool = False) -> list[list[int]]:
+def components_by_pairs(codes: list[Code], wild_count: int, rules: MeldRules, tight: bool = False) -> list[list[int]]:
     """Groups of cards joined by every pair that could share a meld: the same rank, or the same
     suit with places no more than the wild count plus one apart (`tight`, under the side-by-side
     rule: two places, one with no wild)."""
     reach = min(wild_count, 1) + 1 if tight and rules.no_adjacent else wild_count + 1
 
-    def near(one: _Code, two: _Code) -> bool:
+    def near(one: Code, two: Code) -> bool:
         if one[1] == two[1]:
             return True
         return one[0] == two[0] and any(
@@ -47,12 +51,12 @@ def components_by_pairs(codes: list[_Code], wild_count: int, rules: MeldRules, t
     st.booleans(),
 )
 def test_components_are_the_groups_joined_by_every_pair_that_could_share_a_meld(
-    codes: set[_Code], wild_count: int, ace: AceRule, no_aces: bool, no_adjacent: bool, tight: bool
+    codes: set[Code], wild_count: int, ace: AceRule, no_aces: bool, no_adjacent: bool, tight: bool
 ) -> None:
     ordered = sorted(codes)  # suit by suit, ranks ascending (aces first), as the search takes them
     rules = search_rules(ace=ace, no_aces=no_aces, limit=False, no_adjacent=no_adjacent, distinct=False)
     expected = components_by_pairs(ordered, wild_count, rules, tight)
-    assert _components(ordered, wild_count, rules, tight=tight) == expected
+    assert components(ordered, wild_count, rules, tight=tight) == expected
 
 
 def test_under_the_side_by_side_rule_the_search_parts_join_naturals_two_places_apart_at_most() -> None:
@@ -60,9 +64,16 @@ def test_under_the_side_by_side_rule_the_search_parts_join_naturals_two_places_a
     there are; a low ace and the 3, or a high ace and the queen, one wild between them, are not."""
     rules = search_rules(ace=AceRule.BOTH, no_aces=False, limit=False, no_adjacent=True, distinct=False)
     hearts = [(2, 5), (2, 8)]
-    assert _components(hearts, 3, rules, tight=True) == [[0], [1]]
-    assert _components(hearts, 3, rules) == [[0, 1]]
-    assert _components([(2, 1), (2, 3)], 2, rules, tight=True) == [[0, 1]]
-    assert _components([(2, 1), (2, 12)], 2, rules, tight=True) == [[0, 1]]
-    assert _components([(2, 5), (2, 7)], 0, rules, tight=True) == [[0], [1]]  # no wild: side by side only
-    assert _components([(2, 5), (2, 7)], 1, rules, tight=True) == [[0, 1]]
+    assert components(hearts, 3, rules, tight=True) == [[0], [1]]
+    assert components(hearts, 3, rules) == [[0, 1]]
+    assert components([(2, 1), (2, 3)], 2, rules, tight=True) == [[0, 1]]
+    assert components([(2, 1), (2, 12)], 2, rules, tight=True) == [[0, 1]]
+    assert components([(2, 5), (2, 7)], 0, rules, tight=True) == [[0], [1]]  # no wild: side by side only
+    assert components([(2, 5), (2, 7)], 1, rules, tight=True) == [[0, 1]]
+
+
+def test_the_search_reads_a_plain_meld_where_a_meld_record_holds_the_same_field() -> None:
+    """The search keeps its melds as plain tuples of a Meld's fields (engine.solver.records.RawMeld)
+    and reads two of them by place: the places are the record's."""
+    assert (Meld._fields[WILDS], Meld._fields[TAKEN]) == ("wilds", "taken")
+    assert len(Meld._fields) == len(get_args(RawMeld))

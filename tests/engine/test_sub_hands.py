@@ -10,11 +10,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, parse_cards
-from engine.deck import STANDARD_SUITS, rank_of, suit_of
+from engine.deck import STANDARD_SUITS, SUIT_FIRST
 from engine.meldrules import meld_rules
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
-from engine.solver import _SUIT_FIRST, SubHands, _components, arrange, penalty_values
+from engine.solver import SubHands, arrange, penalty_values
+from engine.solver.combination import components
+from engine.solver.records import CODE_OF
 from tests.engine.reference import reference_is_meld, reference_points
 from tests.engine.test_solver_output import ARRANGED_PRESETS, OPTION_SETS
 
@@ -66,10 +68,10 @@ COMPONENT_SPLIT = (
 
 def _groups(naturals: Counter[Card], wild_count: int, rules: RuleSet, tight: bool = False) -> list[list[Card]]:
     """The natural cards split into the groups the solver searches apart, with `wild_count` wilds
-    (`tight`: as SubHands splits them, see `_components`)."""
-    distinct = sorted(naturals, key=lambda card: _SUIT_FIRST[card.code])
-    places = [(suit_of(card.code), rank_of(card.code)) for card in distinct]
-    groups = _components(places, wild_count, meld_rules(rules, round_info(rules, 1)), tight=tight)  # no wilds read
+    (`tight`: as SubHands splits them, see `components`)."""
+    distinct = sorted(naturals, key=lambda card: SUIT_FIRST[card.code])
+    places = [CODE_OF[card.code] for card in distinct]
+    groups = components(places, wild_count, meld_rules(rules, round_info(rules, 1)), tight=tight)  # no wilds read
     return [[distinct[index] for index in group] for group in groups]
 
 
