@@ -22,13 +22,14 @@ from engine.solver.records import CODE_OF, INF, MAX_RUN, Choice, Code, Split, la
 from engine.solver.search import ACE, SETS, Component
 
 
-class Solving(NamedTuple):
-    """A component of one hand: the shared component, the state of the hand's cards in it and
-    those cards by the component's indexes."""
+class Parts(NamedTuple):
+    """A hand's components, in parallel lists (a record per component showed in the hand
+    benchmark): each shared component, the state of the hand's cards in it, and those cards by the
+    component's indexes."""
 
-    component: Component
-    state: int
-    cards: list[Card]
+    searched: list[Component]
+    states: list[int]
+    cards: list[list[Card]]
 
 
 def components(codes: list[Code], wild_count: int, settings: MeldRules, tight: bool = False) -> list[list[int]]:
@@ -189,7 +190,8 @@ def solve_split(
     # The search takes each component's cards suit by suit, ranks ascending (aces first).
     distinct = sorted(naturals, key=SUIT_FIRST.__getitem__)
     codes = [CODE_OF[code] for code in distinct]
-    parts: list[Solving] = []
+    parts = new(Parts, ([], [], []))
+    searched, states, held = parts
     loners: list[int] = []
     for group in components(codes, wild_count, settings):
         if len(group) == 1 and naturals[distinct[group[0]]] == 1:
@@ -204,13 +206,14 @@ def solve_split(
             cards.append(card_of[code])
             state |= naturals[code] << shift
             shift += 2
-        component = shared_component(tuple(group_codes), tuple(group_values), wild_count, settings, top_wild)
-        parts.append(new(Solving, (component, state, cards)))
+        searched.append(shared_component(tuple(group_codes), tuple(group_values), wild_count, settings, top_wild))
+        states.append(state)
+        held.append(cards)
     return _combine(parts, loners, card_of, wild_values, values, settings, all_wild, out_only)
 
 
 def _combine(
-    parts: list[Solving],
+    parts: Parts,
     loners: list[int],
     card_of: dict[int, Card],
     wild_values: list[Card],
@@ -219,17 +222,17 @@ def _combine(
     all_wild: bool,
     out_only: bool = False,
 ) -> Split:
-    """solve_split's answer from its parts: each component with the state of its cards and the cards
-    by the component's indexes, the lone naturals' codes, and the wild cards dearest first."""
+    """solve_split's answer from its parts (the components), the lone naturals' codes, and the wild
+    cards dearest first."""
     wild_count = len(wild_values)
     size = wild_count + 1
     vectors = []
     melds_out: list[Callable[[int], bool]] = []  # out_only: the components' answers, read as needed
-    for part in parts:
+    for component, state in zip(parts.searched, parts.states, strict=True):
         if out_only:
-            melds_out.append(functools.partial(part.component.melds_out, part.state))
+            melds_out.append(functools.partial(component.melds_out, state))
         else:
-            vectors.append(part.component.solve(part.state))
+            vectors.append(component.solve(state))
     loners = sorted(loners, key=values.__getitem__, reverse=True)
     fixed_cost = 0
     if settings.limit:  # a lone natural needs two wilds, more than it may hold
@@ -261,12 +264,12 @@ def _combine(
         shares = shares_of(melded_wilds, splits) if vectors else []
     melds: list[tuple[Card, ...]] = []
     wild_pool = wild_values[:melded_wilds]
-    for part, share in zip(parts, shares, strict=False):
-        component = part.component
+    searched = parts.searched
+    for component, state, cards, share in zip(searched, parts.states, parts.cards, shares, strict=False):
         choose = component.out_choice if out_only else component.choice
-        rebuild(choose, part.state, part.cards, share, wild_pool, melds, unmelded)
+        rebuild(choose, state, cards, share, wild_pool, melds, unmelded)
     lone_cards = [card_of[code] for code in loners] if has_loners else None
-    rebuild_extras(shares[len(parts) :], lone_cards, has_all_wild, wild_pool, melds, unmelded)
+    rebuild_extras(shares[len(searched) :], lone_cards, has_all_wild, wild_pool, melds, unmelded)
     unmelded.extend(wild_values[melded_wilds:])
     return new(Split, (best_cost, melds, unmelded))
 

@@ -33,9 +33,6 @@ def _standing_as_themselves(
 
 def _flex_splits(flex: list[Card]) -> Iterator[list[Card]]:
     """Every way to pick which of the wild cards that may stand for themselves do so, none first."""
-    if not flex:  # the usual case
-        yield []
-        return
     groups = Counter(flex)
     cards = list(groups)
     for counts in itertools.product(*(range(groups[card] + 1) for card in cards)):
@@ -51,6 +48,11 @@ def arrange(
     `out_only`: only arrangements that meld every card are looked for, so the answer is exact only
     where its penalty is 0 (and then the same as without).
     """
+    return arrangement_of(*best_split(hand, rules, info, values, out_only))
+
+
+def best_split(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int], out_only: bool) -> Split:
+    """`arrange`'s answer before it is made an Arrangement (the leftovers not yet sorted)."""
     settings = meld_rules(rules, info)
     wild = settings.wild
     naturals: dict[int, int] = {}
@@ -66,13 +68,17 @@ def arrange(
     flex = [card for card in wilds if card.rank is not None] if settings.in_place_natural else []
     all_wild = settings.all_wild
     best: Split | None = None
-    for selves in _flex_splits(flex):  # the first split (the only one, usually) has no wild as itself
+    # The first split (the only one, usually) has no wild as itself.
+    for selves in _flex_splits(flex) if flex else _NONE_AS_ITSELF:
         split = _standing_as_themselves(selves, naturals, card_of, wilds) if selves else (naturals, card_of, wilds)
         found = solve_split(*split, values, settings, all_wild, out_only)
         if best is None or found.cost < best.cost:
             best = found
     assert best is not None
-    return arrangement_of(*best)
+    return best
+
+
+_NONE_AS_ITSELF: tuple[list[Card]] = ([],)  # `_flex_splits` where no wild card may stand as itself
 
 
 _VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = cache("penalty values by round")
@@ -97,5 +103,5 @@ UNIT_VALUES = [1] * CODES  # every card scoring 1: going out counts the cards le
 
 def best_arrangement(hand: Sequence[Card], rules: RuleSet, info: RoundInfo) -> Arrangement:
     """The split of a hand with the least penalty for its leftovers, multiplier applied (D7)."""
-    found = arrange(hand, rules, info, penalty_values(rules.options.penalty_table, info))
-    return Arrangement(found.melds, found.unmelded, found.penalty * info.multiplier)
+    found = best_split(hand, rules, info, penalty_values(rules.options.penalty_table, info), False)
+    return arrangement_of(found.cost * info.multiplier, found.melds, found.unmelded)

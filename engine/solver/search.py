@@ -317,29 +317,18 @@ class Component:
 
     def _walk(self, first: int, suit: int, start: int, step: int, shapes: _Shapes) -> None:
         """Every run with `first` as the natural at one end, extended away from it, ending at a
-        natural, with as many extra wilds at the ends as fit; grouped in `shapes` by bit masks of the
-        other naturals it needs and of the naturals whose places its gap wilds take (those that make
-        it skippable outright, and those only when the natural scores at least as much as a wild)."""
-        at, no_adjacent, wild_count = self.at, self.no_adjacent, self.wild_count
+        natural, with as many extra wilds at the ends as fit; grouped in `shapes` (see RunShapes)."""
+        at, no_adjacent, wild_count, limit = self.at, self.no_adjacent, self.wild_count, self.limit
+        run_lowest, run_highest, prunes, min_run = self.lowest, self.highest, self.prunes, self.min_run
         occupied = self.occupied[suit]
-        # A run found here ends on a natural, so the walk stops past the suit's last natural: the
-        # last place it tries (`start` itself is never tried).
-        if step == 1:
-            last = min(occupied.bit_length() - 1, start + MAX_RUN - 1)
-            if last <= start:
-                return
-        else:
-            last = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
-            if last >= start:
-                return
+        last = _last_place(occupied, start, step)
         row = suit * ROW
-        # Places still to try, latest first: the place, the wilds laid up to it, whether the card
-        # laid just before it is a wild, the run laid up to it in the order laid (-1 for a wild),
-        # the naturals used in the order laid, the naturals needed and the places wilds took.
-        # Depth first, the natural at a place before a wild there: the order the melds are tried in.
+        # Room for extra wilds past each end of a run (one at most under the side-by-side rule).
+        room_cap = 1 if no_adjacent else MAX_RUN
+        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
+        # Places still to try, latest first (see `_last_place`); the naturals needed hold `first`.
         alone: tuple[int, ...] = (first,)
-        pending = [(start + step, 0, False, alone, alone, 0, 0)]
-        ends = []  # the runs ending at a natural, in the order found: its place and the run as in `pending`
+        pending = [(start + step, 0, False, alone, alone, 1 << 2 * first, 0)] if last != start else []
         while pending:
             position, gaps, after_wild, layout, used, needed, wild_places = pending.pop()
             index = at[row + position]
@@ -362,27 +351,7 @@ class Component:
             needed |= 1 << 2 * index
             if further:
                 pending.append((position + step, gaps, False, layout, used, needed, wild_places))
-            ends.append((position, gaps, layout, used, needed, wild_places))
-        self._record_runs(first, suit, start, step, ends, shapes)
-
-    def _record_runs(
-        self,
-        first: int,
-        suit: int,
-        start: int,
-        step: int,
-        ends: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int, int]],
-        shapes: _Shapes,
-    ) -> None:
-        """`_walk`'s runs from `start`, each ending at a natural, with extra wilds past their ends."""
-        wild_count, limit, prunes, min_run = self.wild_count, self.limit, self.prunes, self.min_run
-        run_lowest, run_highest = self.lowest, self.highest
-        # Room for extra wilds past each end of the run (one at most under the side-by-side rule);
-        # the room past `start` is the same for every run of the walk.
-        room_cap = 1 if self.no_adjacent else MAX_RUN
-        room_past_start = min(start - run_lowest if step == 1 else run_highest - start, room_cap)
-        first_bit = 1 << 2 * first
-        for position, gaps, layout, used, needed, wild_places in ends:
+            # The run ending here, with extra wilds past its ends.
             span = len(layout)
             room_past_end = position - run_lowest if step == -1 else run_highest - position
             if room_past_end > room_cap:
@@ -403,7 +372,22 @@ class Component:
                 low, room_below, room_above, laid = start, room_past_start, room_past_end, layout
             else:
                 low, room_below, room_above, laid = position, room_past_end, room_past_start, layout[::-1]
-            delta = needed | first_bit
             for extra in range(fewest_extra, most_added + 1):
                 group = with_room if extra < most_extra else full
-                group.append((used, gaps + extra, suit, laid, low, room_below, room_above, delta))
+                group.append((used, gaps + extra, suit, laid, low, room_below, room_above, needed))
+
+
+def _last_place(occupied: int, start: int, step: int) -> int:
+    """The last place a walk from `start` tries (`start` itself where it tries none): a run found
+    ends on a natural, so the walk stops past the suit's last natural (`occupied`: a bit per place
+    a natural of the suit may take), and within a run's length.
+
+    The walk keeps the places still to try, latest first: the place, the wilds laid up to it,
+    whether the card laid just before it is a wild, the run laid up to it in the order laid (-1
+    for a wild), the naturals used in the order laid, the naturals needed and the places wilds
+    took. Depth first, the natural at a place before a wild there: the order the melds are tried in."""
+    if step == 1:
+        last = min(occupied.bit_length() - 1, start + MAX_RUN - 1)
+        return last if last > start else start
+    last = max((occupied & -occupied).bit_length() - 1, start - MAX_RUN + 1)
+    return last if last < start else start
