@@ -75,5 +75,5 @@ def test_under_the_side_by_side_rule_the_search_parts_join_naturals_two_places_a
 def test_the_search_reads_a_plain_meld_where_a_meld_record_holds_the_same_field() -> None:
     """The search keeps its melds as plain tuples of a Meld's fields (engine.solver.records.RawMeld)
     and reads two of them by place: the places are the record's."""
-    assert (Meld._fields[WILDS], Meld._fields[TAKEN]) == ("wilds", "taken")
-    assert len(Meld._fields) == len(get_args(RawMeld))
+    places = Meld(*range(len(get_args(RawMeld))))  # as many fields as a RawMeld, each holding its place
+    assert (places.wilds, places.taken) == (WILDS, TAKEN)
