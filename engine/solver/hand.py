@@ -48,7 +48,8 @@ def arrange(
     `out_only`: only arrangements that meld every card are looked for, so the answer is exact only
     where its penalty is 0 (and then the same as without).
     """
-    return arrangement_of(*best_split(hand, rules, info, values, out_only))
+    found = best_split(hand, rules, info, values, out_only)
+    return arrangement_of(found.cost, found.melds, found.unmelded)
 
 
 def best_split(hand: Sequence[Card], rules: RuleSet, info: RoundInfo, values: Sequence[int], out_only: bool) -> Split:
