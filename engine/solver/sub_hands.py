@@ -4,7 +4,6 @@ lay-off search (engine.layoffs)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -22,12 +21,11 @@ from engine.solver.combination import (
     shares_of,
     wilds_melded,
 )
-from engine.solver.records import CODE_OF, INF, Arrangement, arrangement_of
+from engine.solver.records import CODE_OF, INF, Arrangement, arrangement_of, new
 from engine.solver.search import Component
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     """A component of the hand: where its cards' counts sit in the packed counts, their mask, its
     states by the masked counts (filled as they are asked), and its cards by the component's indexes."""
 
@@ -48,8 +46,7 @@ class Totals(NamedTuple):
     splits: list[list[int]]
 
 
-@dataclass(frozen=True, slots=True)
-class Loner:
+class Loner(NamedTuple):
     """A lone natural of the hand: where its count sits in the packed counts, its points and code."""
 
     shift: int
@@ -120,15 +117,15 @@ class SubHands:
                 index = group[0]
                 shift = where_of[index]
                 if packed >> shift & field == 1:
-                    self.loners.append(Loner(shift, points[index], naturals[index]))
+                    self.loners.append(new(Loner, (shift, points[index], naturals[index])))
                     self.card_of[naturals[index]] = ordered[index]
                     continue
                 component = shared_component((codes[index],), (points[index],), wild_count, settings, top_wild)
-                self.parts.append(Part(component, [shift], masks[index], {}, [ordered[index]]))
+                self.parts.append(new(Part, (component, [shift], masks[index], {}, [ordered[index]])))
                 continue
             pick = itemgetter(*group)
             component = shared_component(pick(codes), pick(points), wild_count, settings, top_wild)
-            self.parts.append(Part(component, list(pick(where_of)), sum(pick(masks)), {}, list(pick(ordered))))
+            self.parts.append(new(Part, (component, list(pick(where_of)), sum(pick(masks)), {}, list(pick(ordered)))))
         self.field = field
         self.memo: dict[int, Totals] = {}
 
@@ -223,7 +220,7 @@ class SubHands:
         if self.all_wild:
             vectors.append(all_wild_vector(size, True))
         total, splits = convolve_all(vectors, size)
-        return Totals(total, fixed, splits)
+        return new(Totals, (total, fixed, splits))
 
 
 def _state(packed: int, where: list[int], field: int) -> int:
