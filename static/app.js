@@ -46,7 +46,25 @@
       });
     });
     inputs.forEach(function (input) { input.addEventListener("input", refresh); });
+    form.addEventListener("focusin", function (event) { event.target.scrollIntoView({ block: "nearest" }); });
     refresh();
+  }
+
+  // Issue 27: the first "Who went out?" choice in view when the page opens and after a save (js/round-entry.js).
+  function reach() {
+    var choice = document.querySelector("#round-entry .radio");
+    var save = document.querySelector("#round-entry > [type=submit]"); // sticky: it may sit over the choice
+    var below = choice ? choice.getBoundingClientRect().bottom + 16 + save.offsetHeight - window.innerHeight : 0;
+    if (below > 0) { window.scrollBy(0, below); }
+  }
+
+  // A keyboard that covers the page: the sticky Save rises above it (--kb) and the focused field stays in view.
+  function keyboard() {
+    var view = window.visualViewport;
+    var covered = view ? Math.max(0, window.innerHeight - view.height - view.offsetTop) : 0;
+    document.documentElement.style.setProperty("--kb", covered + "px");
+    var field = document.activeElement;
+    if (field && field.form && field.form.id === "round-entry") { field.scrollIntoView({ block: "nearest" }); }
   }
 
   // New game: name the first-dealer choices after the players typed.
@@ -80,7 +98,8 @@
     refresh();
   }
 
-  window.CardTable = { setUpRoundForm: setUpRoundForm }; // for forms swapped in later (js/round-entry.js)
+  window.CardTable = { setUpRoundForm: setUpRoundForm, reach: reach }; // for js/round-entry.js
+  (window.visualViewport || window).addEventListener("resize", keyboard);
 
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
@@ -91,6 +110,7 @@
         if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
       });
     });
+    if (!window.location.hash) { reach(); }
     var refresh = parseInt(document.body.getAttribute("data-refresh") || "0", 10);
     if (refresh > 0) {
       setInterval(function () { if (!document.hidden) { window.location.reload(); } }, refresh * 1000);
