@@ -68,7 +68,7 @@ def test_a_round_entered_on_one_phone_shows_on_another_within_5_s(browser: Any, 
 
     # A correction shows too.
     scorer.get_by_role("link", name="Correct round 1").click()
-    scorer.get_by_role("textbox", name="Cy", exact=True).fill("25")
+    scorer.locator("#correction").get_by_role("textbox", name="Cy", exact=True).fill("25")
     scorer.get_by_role("button", name="Save correction").click()
     expect(watcher.locator(".grid tfoot")).to_contain_text("25", timeout=LIVE_WAIT_MS)
     expect(watcher.locator("#history")).to_contain_text("Round 1 corrected", timeout=LIVE_WAIT_MS)
