@@ -50,20 +50,18 @@
     refresh();
   }
 
-  // Issue 27: the first "Who went out?" choice in view when the page opens and after a save (js/round-entry.js).
+  // Issue 27: the first "Who went out?" choice in view, above the sticky Save, on opening and after a save.
   function reach() {
     var choice = document.querySelector("#round-entry .radio");
-    var save = document.querySelector("#round-entry > [type=submit]"); // sticky: it may sit over the choice
-    var below = choice ? choice.getBoundingClientRect().bottom + 16 + save.offsetHeight - window.innerHeight : 0;
+    var below = choice ? choice.getBoundingClientRect().bottom + 64 - window.innerHeight : 0;
     if (below > 0) { window.scrollBy(0, below); }
   }
 
-  // A keyboard that covers the page: the sticky Save rises above it (--kb) and the focused field stays in view.
+  // A keyboard over the page: Save rises above it (--kb); the focused field stays in view.
   function keyboard() {
     var view = window.visualViewport;
-    var covered = view ? Math.max(0, window.innerHeight - view.height - view.offsetTop) : 0;
-    document.documentElement.style.setProperty("--kb", covered + "px");
     var field = document.activeElement;
+    document.documentElement.style.setProperty("--kb", (view ? Math.max(0, innerHeight - view.height - view.offsetTop) : 0) + "px");
     if (field && field.form && field.form.id === "round-entry") { field.scrollIntoView({ block: "nearest" }); }
   }
 
@@ -98,7 +96,23 @@
     refresh();
   }
 
-  window.CardTable = { setUpRoundForm: setUpRoundForm, reach: reach }; // for js/round-entry.js
+  // A correction or an undo on the game page: js/in-place.js, loaded at the first such tap (rare).
+  function inPlace(event) {
+    var source = document.body.getAttribute("data-in-place");
+    var click = event.type === "click";
+    var target = source && !event.defaultPrevented && event.target.closest(
+      click ? "#sheet th a[href$='/edit'], #correction a.button" : "#correction form, form[action$='/undo']");
+    if (!target || !window.fetch) { return; }
+    event.preventDefault();
+    var script = window.CardTableInPlace || document.createElement("script");
+    script.onload = function () { window.CardTableInPlace[event.type](target); };
+    script.onerror = function () { if (click) { location.href = target.href; } else { target.submit(); } };
+    if (script.src === undefined) { script.onload(); } else { script.src = source; document.head.appendChild(script); }
+  }
+  document.addEventListener("click", inPlace);
+  document.addEventListener("submit", inPlace);
+
+  window.CardTable = { setUpRoundForm: setUpRoundForm, reach: reach }; // for js/round-entry.js, js/in-place.js
   (window.visualViewport || window).addEventListener("resize", keyboard);
 
   document.addEventListener("DOMContentLoaded", function () {
