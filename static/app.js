@@ -46,7 +46,9 @@
       });
     });
     inputs.forEach(function (input) { input.addEventListener("input", refresh); });
-    form.addEventListener("focusin", function (event) { event.target.scrollIntoView({ block: "nearest" }); });
+    form.addEventListener("focusin", function (event) { // a typed field, not a tapped one: a tap must not move the page
+      if (event.target.type === "text") { event.target.scrollIntoView({ block: "nearest" }); }
+    });
     refresh();
   }
 

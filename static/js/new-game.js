@@ -1,27 +1,28 @@
-// Card Table Companion: the New game page leaves no entry in the history (issue 27), so Back from the
-// game it starts goes to the page before it (the home page), never to an empty New game form. Choosing a
-// game replaces the entry; starting one replaces it with the game's page. Without this file the form posts.
+// Card Table Companion: Back from a game just started goes home, never to an empty New game form (issue 27).
+// Choosing a game replaces this page's history entry; starting one marks it, and this page, shown again by
+// Back with the mark, gives way to the home page. Without this file Back shows the form again.
 "use strict";
 
 (function () {
+  var MARK = "ctc:started";
+
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("a.variant");
+    var link = event.target.closest("a.variant");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
     event.preventDefault();
     window.location.replace(link.href);
   });
 
   document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (form.getAttribute("action") !== form.getAttribute("data-start") || !window.fetch) { return; }
-    event.preventDefault();
-    var alert = document.getElementById("start-error");
-    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" }).then(function (response) {
-      if (response.redirected && response.ok) { window.location.replace(response.url); return; }
-      form.submit(); // refused: the server's page says why (nothing was stored)
-    }, function () {
-      alert.textContent = "No connection: the game was not started. Tap Start the game again.";
-      alert.hidden = false;
-    });
+    if (event.target.hasAttribute("data-start")) { window.sessionStorage.setItem(MARK, "1"); }
+  });
+
+  window.addEventListener("pageshow", function (event) {
+    var how = window.performance.getEntriesByType("navigation")[0];
+    var back = event.persisted || (how && how.type === "back_forward");
+    if (back && window.sessionStorage.getItem(MARK)) {
+      window.location.replace(document.body.getAttribute("data-home"));
+    }
+    window.sessionStorage.removeItem(MARK);
   });
 })();
