@@ -46,7 +46,25 @@
       });
     });
     inputs.forEach(function (input) { input.addEventListener("input", refresh); });
+    form.addEventListener("focusin", function (event) { // a typed field, not a tapped one: a tap must not move the page
+      if (event.target.type === "text") { event.target.scrollIntoView({ block: "nearest" }); }
+    });
     refresh();
+  }
+
+  // Issue 27: the first "Who went out?" choice in view, above the sticky Save, on opening and after a save.
+  function reach() {
+    var choice = document.querySelector("#round-entry .radio");
+    var below = choice ? choice.getBoundingClientRect().bottom + 64 - window.innerHeight : 0;
+    if (below > 0) { window.scrollBy(0, below); }
+  }
+
+  // A keyboard over the page: Save rises above it (--kb); the focused field stays in view.
+  function keyboard() {
+    var view = window.visualViewport;
+    var field = document.activeElement;
+    document.documentElement.style.setProperty("--kb", (view ? Math.max(0, innerHeight - view.height - view.offsetTop) : 0) + "px");
+    if (field && field.form && field.form.id === "round-entry") { field.scrollIntoView({ block: "nearest" }); }
   }
 
   // New game: name the first-dealer choices after the players typed.
@@ -80,7 +98,24 @@
     refresh();
   }
 
-  window.CardTable = { setUpRoundForm: setUpRoundForm }; // for forms swapped in later (js/round-entry.js)
+  // A correction or an undo on the game page: js/in-place.js, loaded at the first such tap (rare).
+  function inPlace(event) {
+    var source = document.body.getAttribute("data-in-place");
+    var click = event.type === "click";
+    var target = source && !event.defaultPrevented && event.target.closest(
+      click ? "#sheet th a[href$='/edit'], #correction a.button" : "#correction form, form[action$='/undo']");
+    if (!target || !window.fetch) { return; }
+    event.preventDefault();
+    var script = window.CardTableInPlace || document.createElement("script");
+    script.onload = function () { window.CardTableInPlace[event.type](target); };
+    script.onerror = function () { if (click) { location.href = target.href; } else { target.submit(); } };
+    if (script.src === undefined) { script.onload(); } else { script.src = source; document.head.appendChild(script); }
+  }
+  document.addEventListener("click", inPlace);
+  document.addEventListener("submit", inPlace);
+
+  window.CardTable = { setUpRoundForm: setUpRoundForm, reach: reach }; // for js/round-entry.js, js/in-place.js
+  (window.visualViewport || window).addEventListener("resize", keyboard);
 
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
@@ -91,6 +126,7 @@
         if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
       });
     });
+    if (!window.location.hash) { reach(); }
     var refresh = parseInt(document.body.getAttribute("data-refresh") || "0", 10);
     if (refresh > 0) {
       setInterval(function () { if (!document.hidden) { window.location.reload(); } }, refresh * 1000);

@@ -127,8 +127,8 @@ def _number(value: float) -> str:
 
 
 _LOOKS = {  # presentation attributes, which no content security policy blocks
-    "axis": 'stroke="currentColor" stroke-width="1"',
-    "gridline": 'stroke="currentColor" stroke-opacity=".18" stroke-width="1"',
+    "axis": 'stroke="currentColor"',  # stroke-width 1 is the default
+    "gridline": 'stroke="currentColor" stroke-opacity=".18"',
 }
 
 

@@ -226,6 +226,7 @@
     if (!target) { return; }
     target.scrollIntoView({ block: "start" });
     target.focus({ preventScroll: true });
+    if (window.CardTable) { window.CardTable.reach(); } // app.js: the next round's first choice in view
   }
 
   function points(text, multiplier) {
@@ -313,8 +314,9 @@
     form.setAttribute("data-round", String(number));
     form.setAttribute("data-draft", "round-" + number);
     form.reset();
-    form.querySelector("#entry-h").textContent = "Enter round " + number + " scores";
-    form.querySelector("button[type=submit]").textContent = "Save round " + number;
+    var word = form.getAttribute("data-word") || "round"; // Contract Rummy says "deal"
+    form.querySelector("#entry-h").textContent = "Enter " + word + " " + number + " scores";
+    form.querySelector("button[type=submit]").textContent = "Save " + word + " " + number;
     drafts.touch(form);
     drafts.restore(form);
   }

@@ -294,7 +294,8 @@ def test_a_games_sheet_shows_each_deals_contract_in_its_row() -> None:
     assert rows[6][1] == "three runs; out with no discard"
     assert '<th class="wild" scope="col">Contract</th>' in page
     text = pdftotext(sheets.game_sheet_pdf(state))
-    assert "3 of 7 rounds played" in text and "Wild in every deal: Jkr" in text
+    assert "3 of 7 deals played" in text and "Wild in every deal: Jkr" in text
+    assert " round" not in text.lower().replace("rummy", "")  # Contract Rummy says "deal" (issue 27)
     assert "two sets" in text and "one set and two" in text
 
 

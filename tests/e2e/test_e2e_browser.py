@@ -87,10 +87,10 @@ def test_three_round_game_on_a_phone(browser: object, base_url: str) -> None:
 
     # Correct round 1; the old values go into the history.
     page.get_by_role("link", name="Correct round 1").click()
-    page.get_by_role("textbox", name="Cy", exact=True).fill("25")
+    page.locator("#correction").get_by_role("textbox", name="Cy", exact=True).fill("25")
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator("#history")).to_contain_text("Round 1 corrected")
-    assert page.url.endswith("#round-1")
+    expect(page.locator("#round-1")).to_be_in_viewport()  # in place (issue 27): the eye on the corrected row
     expect(page.locator(".grid tfoot")).to_contain_text("33")
     check_phone_layout(page, TAP_TARGETS)
     assert errors == []

@@ -50,7 +50,7 @@ def _enter_deal(page: Any, went_out: str, points: dict[str, str], cutter: str | 
         form.get_by_role("textbox", name=name, exact=True).fill(value)
     if cutter:
         form.locator("fieldset.exact-cut label.radio", has_text=cutter).click()
-    form.get_by_role("button", name="Save round").click()
+    form.get_by_role("button", name="Save deal").click()
 
 
 def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: str) -> None:
@@ -69,8 +69,8 @@ def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: s
 
     # Deal 1: two sets, ten cards each.
     expect(page.locator("#contract")).to_contain_text("Contract: two sets")
-    expect(page.locator("#contract .fan.fan-set")).to_have_count(2)
-    expect(page.locator("#round .facts")).to_contain_text("10 cards each")
+    expect(page.locator("#round .more-facts .fan.fan-set")).to_have_count(2)  # one tap away (issue 27)
+    expect(page.locator("#round .facts.brief")).to_contain_text("10 cards each")
     row = page.locator(".buy-row[data-player=Bob]")
     for _ in range(3):
         _tap_buy(page, "Bob")
@@ -86,7 +86,7 @@ def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: s
     assert loads == []  # no page load for the buys
 
     _enter_deal(page, "Ann", {"Bob": "35", "Cy": "20", "Dee": "5"}, cutter="Cy")
-    expect(page.locator("#round-h")).to_contain_text("Round 2")
+    expect(page.locator("#round-h")).to_contain_text("Deal 2")
     expect(page.locator("#contract")).to_contain_text("one set and one run")
     expect(page.locator(".buy-row[data-player=Bob] .buy-count")).to_have_text("0 of 3")
     standings = page.locator(".standings li")
@@ -97,7 +97,7 @@ def test_two_deals_with_buys_and_an_exact_cut_on_a_phone(phone: Any, base_url: s
     _tap_buy(page, "Ann")
     expect(page.locator(".buy-row[data-player=Ann] .buy-count")).to_have_text("1 of 3")
     _enter_deal(page, "Bob", {"Ann": "40", "Cy": "15", "Dee": "10"})
-    expect(page.locator("#round-h")).to_contain_text("Round 3")
+    expect(page.locator("#round-h")).to_contain_text("Deal 3")
     expect(page.locator("#contract")).to_contain_text("two runs")
     expect(standings.nth(0)).to_contain_text("Cy")
     expect(standings.nth(3)).to_contain_text("Ann")

@@ -57,18 +57,18 @@ def test_a_round_entered_on_one_phone_shows_on_another_within_5_s(browser: Any, 
     expect(watcher.locator(".note")).to_contain_text("View only")
     expect(watcher.locator("#sheet")).to_contain_text("No round scored yet")
     watcher.evaluate("window.notReloaded = true")
-    watcher.locator("details.rules summary").click()
+    watcher.locator("details.more-facts summary").click()
 
     enter_round(scorer, 1, "Bob", {"Ann": "12", "Cy": "30"})
     expect(watcher.locator(".grid tfoot")).to_contain_text("30", timeout=LIVE_WAIT_MS)
     expect(watcher.locator(".standings li").first).to_contain_text("Bob", timeout=LIVE_WAIT_MS)
     expect(watcher.locator("#round-h")).to_contain_text("Round 2", timeout=LIVE_WAIT_MS)
     assert watcher.evaluate("window.notReloaded") is True
-    assert watcher.locator("details.rules").evaluate("el => el.open") is True  # open panels stay open
+    assert watcher.locator("details.more-facts").evaluate("el => el.open") is True  # open panels stay open
 
     # A correction shows too.
     scorer.get_by_role("link", name="Correct round 1").click()
-    scorer.get_by_role("textbox", name="Cy", exact=True).fill("25")
+    scorer.locator("#correction").get_by_role("textbox", name="Cy", exact=True).fill("25")
     scorer.get_by_role("button", name="Save correction").click()
     expect(watcher.locator(".grid tfoot")).to_contain_text("25", timeout=LIVE_WAIT_MS)
     expect(watcher.locator("#history")).to_contain_text("Round 1 corrected", timeout=LIVE_WAIT_MS)

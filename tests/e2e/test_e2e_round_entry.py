@@ -100,8 +100,8 @@ def test_a_four_player_round_takes_five_taps_and_no_page_load(phones: Any, base_
     ]
     # The eye lands on the new standings, with the next round's dealer and wild cards below them.
     expect(page.locator("#standings-h")).to_be_in_viewport()
-    expect(page.locator("#round .facts dt", has_text="Dealer")).to_be_in_viewport()
-    expect(page.locator("#round .facts dt", has_text="Wild")).to_be_in_viewport()
+    expect(page.locator("#round .facts.brief dt", has_text="Dealer")).to_be_in_viewport()
+    expect(page.locator("#round .facts.brief dt", has_text="Wild")).to_be_in_viewport()
     # The next round's form is ready: fresh version, nobody chosen, the declarer's 0 filled in again.
     expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
     page.locator("label.radio", has_text="Ann").click()

@@ -27,7 +27,14 @@ _GRID = """([scroller, first, cells]) => {
     overflow: box.scrollWidth - box.clientWidth,
     firstPlayer: document.querySelector(first).getBoundingClientRect().left,
     roundLefts: rounds.map(cell => cell.getBoundingClientRect().left),
-    onTop: rounds.every(cell => {
+    // Rows scrolled up or down out of the box (or under its kept names and totals) are not drawn.
+    onTop: rounds.filter(cell => {
+      const r = cell.getBoundingClientRect();
+      const head = box.querySelector('thead'), foot = box.querySelector('tfoot');
+      const top = box.getBoundingClientRect().top + (head ? head.getBoundingClientRect().height : 0);
+      const bottom = box.getBoundingClientRect().bottom - (foot ? foot.getBoundingClientRect().height : 0);
+      return cell.closest('tfoot') || (r.top >= top && r.bottom <= bottom);
+    }).every(cell => {
       const r = cell.getBoundingClientRect();
       return cell.contains(document.elementFromPoint(r.left + 6, r.top + r.height / 2));
     }),

@@ -74,6 +74,7 @@ def test_a_500_in_a_three_card_round_is_refused_on_the_page(phones: Any, base_ur
     page.get_by_role("textbox", name="Bob", exact=True).fill("15+15+15")  # a sum is checked after adding
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("#entry-h")).to_have_text("Enter round 2 scores")
+    expect(page.locator("#round-1")).to_contain_text("45")  # the form moves on when queued; the sheet when saved
     assert api(base_url, "GET", f"/api/games/{game['id']}")["totals"] == {"Ann": 0, "Bob": 45}
 
 
