@@ -61,7 +61,6 @@ CREATE_BUCKETS = (("create", "RATELIMIT_CREATE"), ("create-refused", "RATELIMIT_
 """The counters of creating POSTs: those that created something, and those refused."""
 
 TOO_MANY_CREATED = "Too many games were started from this address; wait a minute and try again."
-TOO_MANY_WRONG_KEYS = "Too many wrong edit keys for this game came from this address; wait a minute and try again."
 
 _PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
