@@ -317,7 +317,7 @@ def _chain_melds(game: Game, number: int) -> tuple[str | None, list[str]]:
     chain = disputes.current_chain(game, number)
     if chain is None:
         return None, []
-    return chain.declarer, [" ".join(meld) for meld in chain.start.result.get("table", [])]
+    return chain.declarer, chain.declared
 
 
 @bp.route("/games/<game_id>/rounds/cards", methods=["GET", "POST"])

@@ -34,6 +34,11 @@ class Chain:
         return tuple(faces(meld) for meld in self.melds)
 
     @property
+    def declared(self) -> list[str]:
+        """The declarer's melds as laid down, before any lay-off ("4H 5H 6H")."""
+        return [" ".join(meld) for meld in self.start.result.get("table", [])]
+
+    @property
     def next_player(self) -> str:
         """Who lays off next: the player of the last lay-off keeps going, else the first in order."""
         return self.layoffs[-1].player or self.order[0] if self.layoffs else self.order[0]
