@@ -11,7 +11,8 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
    page is read by one closed-loop client for ``--seconds`` alone, then for ``--seconds`` while
    ``--readers`` closed-loop clients read the heavy game's page, its check page and its history,
    back to back, then for ``--seconds`` while they read the same pausing ``--pause`` s after each
-   answer (phones at a table reloading it).
+   answer (phones at a table reloading it), then back to back again sending each page's ETag back
+   (``If-None-Match``) as a browser reloading a page does.
 
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
 p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x).
@@ -88,42 +89,61 @@ def build(database_url: str, instance: Path) -> tuple[float, int, str, str]:
     return cpu, len(raw), state["id"], other["id"]
 
 
-def get(port: int, path: str) -> tuple[int, int, float]:
+def get(port: int, path: str, etags: dict[str, str] | None = None) -> tuple[int, int, float]:
+    """Status, body size and milliseconds of one GET; with `etags`, sent back as a browser does
+    (If-None-Match) and kept from each answer."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"If-None-Match": etags[path]} if etags and path in etags else {}
     started = time.perf_counter()
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         size = len(response.read())
     finally:
         connection.close()
+    if etags is not None and response.getheader("ETag"):
+        etags[path] = str(response.getheader("ETag"))
     return response.status, size, (time.perf_counter() - started) * 1000
 
 
 def closed_loop(
-    port: int, paths: list[str], end: float, times: list[float], errors: list[str], pause: float = 0.0
+    port: int,
+    paths: list[str],
+    end: float,
+    times: list[float],
+    errors: list[str],
+    pause: float = 0.0,
+    revalidate: bool = False,
 ) -> None:
-    """Read the paths in turn until `end`, waiting `pause` seconds after each answer."""
+    """Read the paths in turn until `end`, waiting `pause` seconds after each answer; with `revalidate`,
+    sending back each page's ETag as a browser reloading it does (a 304 is then an answer too)."""
     index = 0
+    etags: dict[str, str] | None = {} if revalidate else None
     while time.monotonic() < end:
         path = paths[index % len(paths)]
         index += 1
-        status, _, elapsed = get(port, path)
-        if status != 200:
+        status, _, elapsed = get(port, path, etags)
+        if status != 200 and not (revalidate and status == 304):
             errors.append(f"{status} {path}")
         times.append(elapsed)
         time.sleep(pause)
 
 
 def phase(
-    port: int, other: str, heavy_paths: list[str], readers: int, seconds: float, pause: float = 0.0
+    port: int,
+    other: str,
+    heavy_paths: list[str],
+    readers: int,
+    seconds: float,
+    pause: float = 0.0,
+    revalidate: bool = False,
 ) -> dict[str, Any]:
     end = time.monotonic() + seconds
     mine: list[float] = []
     errors: list[str] = []
     heavy: list[float] = []
     threads = [
-        threading.Thread(target=closed_loop, args=(port, heavy_paths, end, heavy, errors, pause))
+        threading.Thread(target=closed_loop, args=(port, heavy_paths, end, heavy, errors, pause, revalidate))
         for _ in range(readers)
     ]
     for thread in threads:
@@ -160,6 +180,7 @@ def main() -> int:
             alone = phase(port, other, heavy_paths, 0, args.seconds)
             beside = phase(port, other, heavy_paths, args.readers, args.seconds)
             paced = phase(port, other, heavy_paths, args.readers, args.seconds, args.pause)
+            revalidating = phase(port, other, heavy_paths, args.readers, args.seconds, revalidate=True)
         finally:
             stop(process)
     print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | errors |")
@@ -168,6 +189,7 @@ def main() -> int:
         ("alone", alone),
         (f"beside {args.readers} readers of the heavy game, back to back", beside),
         (f"beside {args.readers} readers of the heavy game, each pausing {args.pause:g} s", paced),
+        (f"beside {args.readers} readers of the heavy game, back to back, sending the ETag back", revalidating),
     )
     for name, result in phases:
         mine = result["mine"]

@@ -15,6 +15,7 @@ from companion.keys import can_edit, load_for_edit, load_game
 from companion.models import Game
 from companion.services import disputes, rummy
 from companion.services.store import PRESETS, RUMMY_PRESETS
+from companion.viewer_pages import viewer_page
 
 bp = Blueprint("disputes", __name__)
 bp.add_app_template_filter(disputes.for_people, "for_people")  # card codes in the engine's reasons, as cards
@@ -165,6 +166,11 @@ def _checker_page(template: str, at: disputes.Table, round_text: str, error: str
 @bp.get("/games/<game_id>/check")
 def game_checker(game_id: str) -> Any:
     game = load_game(game_id)
+    editing = can_edit(game)
+    return _game_checker_page(game, editing) if editing else viewer_page(game, lambda: _game_checker_page(game, False))
+
+
+def _game_checker_page(game: Game, editing: bool) -> str:
     number = _round_number(game, request.args.get("round"))
     at = disputes.game_table(game, number)
     log, checks, page = disputes.log_page(game.id, number, page_number(request.args.get("page"), 100_000))
@@ -181,7 +187,7 @@ def game_checker(game_id: str) -> Any:
         log_pages=pages_for(checks, CHECKS_PAGE),
         log_page=page,
         latest=latest,
-        can_edit=can_edit(game),
+        can_edit=editing,
         meld_fields=MELD_FIELDS,
         error=None,
         melds=[""] * MELD_FIELDS,

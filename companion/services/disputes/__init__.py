@@ -44,7 +44,16 @@ from companion.services.disputes.checks import (
     typed_points,
 )
 from companion.services.disputes.commands import best_command, check_command, contract_command, layoff_command
-from companion.services.disputes.log import LogEntry, RoundLogs, game_log, get_entry, log_by_round, log_check, log_page
+from companion.services.disputes.log import (
+    LogEntry,
+    RoundLogs,
+    game_log,
+    get_entry,
+    log_by_round,
+    log_check,
+    log_page,
+    log_stamp,
+)
 from companion.services.disputes.scoring import (
     CardsRound,
     declarer_table,
@@ -114,6 +123,7 @@ __all__ = [
     "log_hand",
     "log_melds",
     "log_page",
+    "log_stamp",
     "meld_views",
     "rejudge",
     "score_entries",

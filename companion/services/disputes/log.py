@@ -176,6 +176,15 @@ def log_by_round(game_id: str) -> RoundLogs:
     return RoundLogs({number: tuple(items) for number, items in sorted(grouped.items())}, len(entries), total)
 
 
+def log_stamp(game_id: str) -> tuple[int, int]:
+    """How many checks a game's log holds and the id of the latest (0, 0 for none): a check changes
+    no version, so a page that lists checks is the same page only while this is the same."""
+    count, latest = db.session.execute(
+        select(func.count(), func.max(Dispute.id)).where(Dispute.game_id == game_id)
+    ).one()
+    return int(count or 0), int(latest or 0)
+
+
 def get_entry(game_id: str, entry_id: int) -> LogEntry:
     row = db.session.get(Dispute, entry_id)
     if row is None or row.game_id != game_id:
