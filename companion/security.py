@@ -11,7 +11,7 @@ The bounds on input (cards in a hand, rows of an import, digits of a number) are
   every worker and every server counts together. Past the limit the answer is 429
   (companion.errors): a one-sentence JSON error under ``/api/``, a page otherwise. The wrong edit
   keys are counted by companion.keys; a right key is never refused.
-- Page reads (GET and HEAD outside ``/api/`` and ``/static/``) are limited per client address by a
+- Reads of a game's or group's pages (READ_LIMITED_PAGES) are limited per client address by a
   token bucket in each worker's memory (``RATELIMIT_PAGE_READS``, default ``"30/10 seconds"``: 30 at
   once, then 3 a second, enough for the phones of a table behind one address): a client reading
   pages back to back is answered a small 429 with ``Retry-After`` past it, so it cannot keep the
@@ -135,9 +135,18 @@ def _count_creation(response: Response) -> Response:
 
 
 TOO_MANY_READS = "This address asked for pages faster than a table reads them; wait a moment and reload."
-READ_LIMIT_EXEMPT = ("static", "api.", "games.healthz")
-"""Endpoints (by name or prefix) outside the page-read limit: files the pages load, the JSON API
-(its live poll answers 304 from the version alone) and the health check."""
+READ_LIMITED_PAGES = frozenset(
+    {
+        "games.game_page",
+        "disputes.game_checker",
+        "disputes.layoffs",
+        "play_or_pay.hand_page",
+        "groups.group_page",
+    }
+)
+"""The pages a client may read only so often: those that read a game (or group) from the database
+and render it. Redirects, forms, files and the JSON API (its live poll answers 304 from the version
+alone) are outside the limit."""
 
 
 class ReadBuckets:
@@ -164,17 +173,16 @@ class ReadBuckets:
 
 def _limit_reads() -> Response | None:
     """A small 429 with Retry-After for a page read past this address's RATELIMIT_PAGE_READS."""
-    endpoint = request.endpoint or ""
-    if request.method not in ("GET", "HEAD") or endpoint.startswith(READ_LIMIT_EXEMPT) or not limits_enabled():
+    if request.method not in ("GET", "HEAD") or request.endpoint not in READ_LIMITED_PAGES or not limits_enabled():
         return None
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    buckets: ReadBuckets = app.extensions["page_reads"]
+    extensions = current_app.extensions
+    buckets: ReadBuckets = extensions["page_reads"]
     wait = buckets.take(client_address(), time.monotonic())
     if not wait:
         return None
-    if "page_reads_refusal" not in app.extensions:  # the same page every time: rendered once
-        app.extensions["page_reads_refusal"] = render_template("sharing/too_many.html", message=TOO_MANY_READS)
-    response = current_app.make_response((app.extensions["page_reads_refusal"], 429))
+    if "page_reads_refusal" not in extensions:  # the same page every time: rendered once
+        extensions["page_reads_refusal"] = render_template("sharing/too_many.html", message=TOO_MANY_READS)
+    response = current_app.make_response((extensions["page_reads_refusal"], 429))
     response.headers["Retry-After"] = str(math.ceil(wait))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -24,10 +24,11 @@ from pathlib import Path
 from flask import current_app, make_response, request
 from werkzeug.wrappers import Response
 
-from companion import ROOT
 from companion.models import Game
 from companion.services import disputes, groups
 from companion.sharing.links import share_url
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout (not `companion.ROOT`: no import cycle)
 
 MEMO_PAGES = 64
 """Pages kept rendered by one worker (the latest used)."""

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
-from companion.security import TOO_MANY_READS, ReadBuckets
+from companion.security import READ_LIMITED_PAGES, TOO_MANY_READS, ReadBuckets
 from tests.app.test_security import new_game
 from tests.conftest import app_on
 
@@ -47,6 +47,7 @@ def test_reads_past_the_limit_are_a_small_429_with_retry_after(limited_app: Flas
     assert refused.headers["Cache-Control"] == "no-store" and "Content-Security-Policy" in refused.headers
     assert hammering.get(f"/api/games/{game_id}").status_code == 200  # the API is not counted
     assert hammering.get("/static/app.css").status_code == 200
+    assert hammering.get(f"/games/{game_id}/join?key=x").status_code == 303  # a redirect is not a page read
     other_table = reader(limited_app, "10.0.0.2")
     assert other_table.get(f"/games/{game_id}").status_code == 200
 
@@ -77,5 +78,6 @@ def test_buckets_refill_at_the_limits_pace_and_forget_the_oldest_address() -> No
 def test_the_limit_is_on_when_served_and_checked_at_start(tmp_path: Path) -> None:
     served = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"}, instance_path=str(tmp_path))
     assert served.config["RATELIMIT_PAGE_READS"] == "30/10 seconds"
+    assert READ_LIMITED_PAGES.issubset(served.view_functions)
     with pytest.raises(ValueError, match="not a rate limit"):
         create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://", "RATELIMIT_PAGE_READS": "lots"})
