@@ -5,13 +5,17 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
 1. The CPU (process time) of importing the largest import the limits allow (companion.bounds):
    8 players, one round, the most history entries, each keeping every hand's cards, and a dispute
    log of 16-card hand checks up to the re-judging budget; in this process, on a fresh SQLite file.
-2. gunicorn (``--workers 2 --threads 4``, as the systemd unit) on that database, with the heaviest
-   game a key holder can make (the most history entries and checks an import takes, written straight
-   to the tables) and another table's game (Pay Me, 3 players, 5 rounds). The other table's game
-   page is read by one closed-loop client for ``--seconds`` alone, then for ``--seconds`` while
+2. gunicorn (``--workers 2 --threads 4``, as the systemd unit, with the rate limits on as served) on
+   that database, with the heaviest game a key holder can make (the most history entries and checks
+   an import takes, written straight to the tables) and another table's game (Pay Me, 3 players,
+   5 rounds). The other table's game page is read by one client for ``--seconds`` alone, then for ``--seconds`` while
    ``--readers`` closed-loop clients read the heavy game's page, its check page and its history,
    back to back, then for ``--seconds`` while they read the same pausing ``--pause`` s after each
-   answer (phones at a table reloading it).
+   answer (phones at a table reloading it), then back to back again sending each page's ETag back
+   (``If-None-Match``) as a browser reloading a page does. Each client reads from a loopback address
+   of its own (127.0.0.2 for the other table, 127.0.N.10 and on for the readers of phase N), as
+   phones have theirs; the other table reads its page every ``--probe-pause`` s (5 a second), under the page-read
+   limit, and the readers never wait as a 429's Retry-After asks (their 429s are counted apart).
 
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
 p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x).
@@ -88,50 +92,84 @@ def build(database_url: str, instance: Path) -> tuple[float, int, str, str]:
     return cpu, len(raw), state["id"], other["id"]
 
 
-def get(port: int, path: str) -> tuple[int, int, float]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def get(port: int, path: str, etags: dict[str, str] | None = None, source: str = "127.0.0.1") -> tuple[int, int, float]:
+    """Status, body size and milliseconds of one GET from the loopback address `source`; with `etags`,
+    sent back as a browser does (If-None-Match) and kept from each answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    headers = {"If-None-Match": etags[path]} if etags and path in etags else {}
     started = time.perf_counter()
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         size = len(response.read())
     finally:
         connection.close()
+    if etags is not None and response.getheader("ETag"):
+        etags[path] = str(response.getheader("ETag"))
     return response.status, size, (time.perf_counter() - started) * 1000
 
 
 def closed_loop(
-    port: int, paths: list[str], end: float, times: list[float], errors: list[str], pause: float = 0.0
+    port: int,
+    paths: list[str],
+    end: float,
+    times: list[float],
+    errors: list[str],
+    pause: float = 0.0,
+    revalidate: bool = False,
+    source: str = "127.0.0.1",
+    refused: list[float] | None = None,
 ) -> None:
-    """Read the paths in turn until `end`, waiting `pause` seconds after each answer."""
+    """Read the paths in turn from `source` until `end`, waiting `pause` seconds after each answer; with
+    `revalidate`, sending back each page's ETag as a browser reloading it does (a 304 is then an answer
+    too). With `refused`, a 429 goes there (the reader does not wait as Retry-After asks) and is no error."""
     index = 0
+    etags: dict[str, str] | None = {} if revalidate else None
     while time.monotonic() < end:
         path = paths[index % len(paths)]
         index += 1
-        status, _, elapsed = get(port, path)
-        if status != 200:
+        status, _, elapsed = get(port, path, etags, source)
+        if status == 429 and refused is not None:
+            refused.append(elapsed)
+            continue
+        if status != 200 and not (revalidate and status == 304):
             errors.append(f"{status} {path}")
         times.append(elapsed)
         time.sleep(pause)
 
 
 def phase(
-    port: int, other: str, heavy_paths: list[str], readers: int, seconds: float, pause: float = 0.0
+    port: int,
+    other: str,
+    heavy_paths: list[str],
+    readers: int,
+    seconds: float,
+    pause: float = 0.0,
+    revalidate: bool = False,
+    probe_pause: float = 0.2,
+    first: int = 0,
 ) -> dict[str, Any]:
+    """The other table's reads (from its own address, pausing `probe_pause` s after each) beside
+    `readers` readers of the heavy game, each from an address of its own (127.0.`first`.10 and on),
+    as phones are."""
     end = time.monotonic() + seconds
     mine: list[float] = []
     errors: list[str] = []
     heavy: list[float] = []
+    refused: list[float] = []
     threads = [
-        threading.Thread(target=closed_loop, args=(port, heavy_paths, end, heavy, errors, pause))
-        for _ in range(readers)
+        threading.Thread(
+            target=closed_loop,
+            args=(port, heavy_paths, end, heavy, errors, pause, revalidate, f"127.0.{first}.{10 + reader}", refused),
+        )
+        for reader in range(readers)
     ]
     for thread in threads:
         thread.start()
-    closed_loop(port, [f"/games/{other}"], end, mine, errors)
+    closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
     for thread in threads:
         thread.join()
-    return {"mine": mine, "heavy": heavy, "errors": errors}
+    return {"mine": mine, "heavy": heavy, "errors": errors, "refused": refused}
 
 
 def main() -> int:
@@ -139,13 +177,18 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--readers", type=int, default=6)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds a paced reader waits between reads")
+    parser.add_argument(
+        "--probe-pause", type=float, default=0.2, help="seconds the other table's reader waits between reads"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         cpu, size, heavy, other = build(database_url, Path(folder) / "instance")
         print("| largest allowed import | body | CPU (process time) |\n|---|---:|---:|")
         print(f"| 2,000 history entries with cards, 500 checks of 16 cards | {size / 1e6:.1f} MB | {cpu:.2f} s |\n")
-        process, base_url = start_gunicorn(Path(folder) / "gunicorn", database_url, workers=2, threads=4)
+        served = Path(folder) / "gunicorn"  # with the rate limits on, as served (tests.servers turns them off)
+        spec = f"companion:create_app({{'RATELIMIT_ENABLED': True}}, instance_path={str(served)!r})"
+        process, base_url = start_gunicorn(served, database_url, workers=2, threads=4, app_spec=spec)
         port = int(base_url.rsplit(":", 1)[1])
         heavy_paths = [f"/games/{heavy}", f"/games/{heavy}/check?round=1", f"/games/{heavy}?history=20"]
         try:
@@ -157,24 +200,28 @@ def main() -> int:
                 print(f"| `{path.replace(heavy, '<id>')}` | {samples[0][1]:,} | {median:.0f} ms |")
             for _ in range(20):
                 get(port, f"/games/{other}")
-            alone = phase(port, other, heavy_paths, 0, args.seconds)
-            beside = phase(port, other, heavy_paths, args.readers, args.seconds)
-            paced = phase(port, other, heavy_paths, args.readers, args.seconds, args.pause)
+            probe = {"probe_pause": args.probe_pause}
+            alone = phase(port, other, heavy_paths, 0, args.seconds, **probe)
+            beside = phase(port, other, heavy_paths, args.readers, args.seconds, first=1, **probe)
+            paced = phase(port, other, heavy_paths, args.readers, args.seconds, args.pause, first=2, **probe)
+            again = {"revalidate": True, "first": 3}
+            revalidating = phase(port, other, heavy_paths, args.readers, args.seconds, **again, **probe)
         finally:
             stop(process)
-    print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     phases = (
         ("alone", alone),
         (f"beside {args.readers} readers of the heavy game, back to back", beside),
         (f"beside {args.readers} readers of the heavy game, each pausing {args.pause:g} s", paced),
+        (f"beside {args.readers} readers of the heavy game, back to back, sending the ETag back", revalidating),
     )
     for name, result in phases:
         mine = result["mine"]
         ratio = percentile(mine, 0.95) / percentile(alone["mine"], 0.95)
         print(
             f"| {name} | {len(mine)} | {percentile(mine, 0.5):.1f} ms | {percentile(mine, 0.95):.1f} ms "
-            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['errors'])} |"
+            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['refused'])} | {len(result['errors'])} |"
         )
     return 0 if not any(result["errors"] for _, result in phases) else 1
 

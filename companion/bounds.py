@@ -33,6 +33,18 @@ CHECKS_PAGE = 20
 GAME_PAGE_CHECKS = 10
 """The latest checks the game page shows (each round's check page lists the rest)."""
 
+MAX_MELDS_CHECKED = 8
+"""The most melds one check judges at a time."""
+MAX_HAND_CARDS = 16
+"""The longest hand the search for the best arrangement takes: no round deals more than 14 cards
+(Pay Me's full cycle), plus the card drawn; the search grows quickly with the hand."""
+MAX_HELD_CARDS = 60
+"""The longest hand where held cards count in full (only added up, nothing searched): a deal of 15
+with twenty buys is the most a table can set."""
+
+TOO_MANY_WRONG_KEYS = "Too many wrong edit keys for this game came from this address; wait a minute and try again."
+"""The sentence of a 429 for wrong edit keys (companion.keys counts them, companion.errors answers)."""
+
 MAX_NUMBER_DIGITS = 12
 """The longest number a form field or query parameter may hold (a version, a round, a score)."""
 

@@ -25,7 +25,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, TooManyRequests
 from werkzeug.wrappers import Response
 
-from companion.security import TOO_MANY_WRONG_KEYS
+from companion.bounds import TOO_MANY_WRONG_KEYS
 from engine.errors import EngineError
 
 CurrentState = Callable[[str], dict[str, Any] | None]

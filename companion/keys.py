@@ -21,6 +21,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 from companion import security
+from companion.bounds import TOO_MANY_WRONG_KEYS
 from companion.errors import NotAllowed, NotFound
 from companion.models import Game, Group
 from companion.services import groups, store
@@ -66,7 +67,7 @@ def check_key(game: Game, key: str | None, *, refuse_past_limit: bool = True) ->
     if store.key_matches(game, key):
         return True
     if not _count_wrong_key(game.id, key) and refuse_past_limit:
-        raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
+        raise TooManyRequests(TOO_MANY_WRONG_KEYS)
     return False
 
 
@@ -77,7 +78,7 @@ def check_group_key(group: Group, key: str | None) -> bool:
     if groups.group_key_matches(group, key):
         return True
     if not _count_wrong_key(f"group:{group.id}", key):
-        raise TooManyRequests(security.TOO_MANY_WRONG_KEYS)
+        raise TooManyRequests(TOO_MANY_WRONG_KEYS)
     return False
 
 

@@ -11,6 +11,13 @@ The bounds on input (cards in a hand, rows of an import, digits of a number) are
   every worker and every server counts together. Past the limit the answer is 429
   (companion.errors): a one-sentence JSON error under ``/api/``, a page otherwise. The wrong edit
   keys are counted by companion.keys; a right key is never refused.
+- Reads of a game's or group's pages (READ_LIMITED_PAGES) are limited per client address by a
+  token bucket in each worker's memory (``RATELIMIT_PAGE_READS``, default ``"30/10 seconds"``: 30 at
+  once, then 3 a second, enough for the phones of a table behind one address): a client reading
+  pages back to back is answered a small 429 with ``Retry-After`` past it, so it cannot keep the
+  workers' cores from the other tables (issue 28). Counting them in
+  the database would cost a write per read, the very cost being limited; with several workers each
+  counts its own, so a client may read that many per worker.
 - The client address is the connection's, unless ``PROXY_COUNT`` says how many reverse proxies
   stand in front: then it comes from their ``X-Forwarded-For`` (werkzeug's ProxyFix), and the
   scheme from ``X-Forwarded-Proto``.
@@ -18,15 +25,19 @@ The bounds on input (cards in a hand, rows of an import, digits of a number) are
 
 Settings (app config): ``RATELIMIT_ENABLED`` (default: on, except when ``TESTING``),
 ``RATELIMIT_CREATE`` (default ``"30/minute"``), ``RATELIMIT_CREATE_REFUSED`` (default ``"60/minute"``),
-``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``),
+``RATELIMIT_WRONG_KEY`` (default ``"20/minute"``), ``RATELIMIT_PAGE_READS`` (default ``"30/10 seconds"``),
 ``CONTENT_SECURITY_POLICY``, ``REFERRER_POLICY``, ``ALLOW_DEBUG``, ``PROXY_COUNT`` (default 0).
 """
 
 from __future__ import annotations
 
+import math
 import re
+import threading
+import time
+from collections import OrderedDict
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -61,7 +72,6 @@ CREATE_BUCKETS = (("create", "RATELIMIT_CREATE"), ("create-refused", "RATELIMIT_
 """The counters of creating POSTs: those that created something, and those refused."""
 
 TOO_MANY_CREATED = "Too many games were started from this address; wait a minute and try again."
-TOO_MANY_WRONG_KEYS = "Too many wrong edit keys for this game came from this address; wait a minute and try again."
 
 _PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
@@ -124,6 +134,60 @@ def _count_creation(response: Response) -> Response:
     return response
 
 
+TOO_MANY_READS = "This address asked for pages faster than a table reads them; wait a moment and reload."
+READ_LIMITED_PAGES = frozenset(
+    {
+        "games.game_page",
+        "disputes.game_checker",
+        "disputes.layoffs",
+        "play_or_pay.hand_page",
+        "groups.group_page",
+    }
+)
+"""The pages a client may read only so often: those that read a game (or group) from the database
+and render it. Redirects, forms, files and the JSON API (its live poll answers 304 from the version
+alone) are outside the limit."""
+
+
+class ReadBuckets:
+    """Token buckets of page reads by client address, in this worker (the latest `most` addresses)."""
+
+    def __init__(self, allowed: int, seconds: int, most: int = 10_000) -> None:
+        self._capacity = float(allowed)
+        self._rate = allowed / seconds
+        self._most = most
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens left, when
+        self._lock = threading.Lock()
+
+    def take(self, client: str, now: float) -> float:
+        """0 when `client` may read a page now (it spends one token), else the seconds until it may."""
+        with self._lock:
+            tokens, then = self._buckets.pop(client, (self._capacity, now))
+            tokens = min(self._capacity, tokens + max(0.0, now - then) * self._rate)
+            wait = 0.0 if tokens >= 1 else (1 - tokens) / self._rate
+            self._buckets[client] = (tokens - 1 if wait == 0 else tokens, now)
+            if len(self._buckets) > self._most:
+                self._buckets.popitem(last=False)
+        return wait
+
+
+def _limit_reads() -> Response | None:
+    """A small 429 with Retry-After for a page read past this address's RATELIMIT_PAGE_READS."""
+    if request.method not in ("GET", "HEAD") or request.endpoint not in READ_LIMITED_PAGES or not limits_enabled():
+        return None
+    extensions = current_app.extensions
+    buckets: ReadBuckets = extensions["page_reads"]
+    wait = buckets.take(client_address(), time.monotonic())
+    if not wait:
+        return None
+    if "page_reads_refusal" not in extensions:  # the same page every time: rendered once
+        extensions["page_reads_refusal"] = render_template("sharing/too_many.html", message=TOO_MANY_READS)
+    response = current_app.make_response((extensions["page_reads_refusal"], 429))
+    response.headers["Retry-After"] = str(math.ceil(wait))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _security_headers(response: Response) -> Response:
     config = current_app.config
     headers = response.headers
@@ -162,13 +226,16 @@ def install(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_CREATE", "30/minute")
     app.config.setdefault("RATELIMIT_CREATE_REFUSED", "60/minute")
     app.config.setdefault("RATELIMIT_WRONG_KEY", "20/minute")
+    app.config.setdefault("RATELIMIT_PAGE_READS", "30/10 seconds")
     app.config.setdefault("CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
     app.config.setdefault("REFERRER_POLICY", REFERRER_POLICY)
     app.config.setdefault("ALLOW_DEBUG", False)
-    for name in ("RATELIMIT_CREATE", "RATELIMIT_CREATE_REFUSED", "RATELIMIT_WRONG_KEY"):
+    for name in ("RATELIMIT_CREATE", "RATELIMIT_CREATE_REFUSED", "RATELIMIT_WRONG_KEY", "RATELIMIT_PAGE_READS"):
         parse_limit(app.config[name])  # a typo in a limit fails at start, not on a request
+    app.extensions["page_reads"] = ReadBuckets(*parse_limit(app.config["RATELIMIT_PAGE_READS"]))
     refuse_debug(app)
     trust_proxies(app)
+    app.before_request(_limit_reads)
     app.before_request(_limit_creation)
     app.after_request(_count_creation)
     app.after_request(_security_headers)

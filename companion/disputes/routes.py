@@ -15,6 +15,7 @@ from companion.keys import can_edit, load_for_edit, load_game
 from companion.models import Game
 from companion.services import disputes, rummy
 from companion.services.store import PRESETS, RUMMY_PRESETS
+from companion.viewer_pages import viewer_page
 
 bp = Blueprint("disputes", __name__)
 bp.add_app_template_filter(disputes.for_people, "for_people")  # card codes in the engine's reasons, as cards
@@ -84,9 +85,9 @@ def checker() -> Any:
         at = disputes.table(variant, None, number)
         texts = disputes.clean_melds(melds)
         if texts:
-            answer = disputes.check_melds(at, texts)
-            checked = disputes.meld_views(answer, texts, at.info)
-            valid = answer["valid"]
+            verdicts = disputes.check_melds(at, texts)
+            checked = disputes.meld_views(verdicts, texts, at.info)
+            valid = all(verdict.valid for verdict in verdicts)
         if hand.strip():
             best = disputes.hand_view(disputes.best_hand(at, hand), at.info)
     except ServiceError as failure:
@@ -165,6 +166,11 @@ def _checker_page(template: str, at: disputes.Table, round_text: str, error: str
 @bp.get("/games/<game_id>/check")
 def game_checker(game_id: str) -> Any:
     game = load_game(game_id)
+    editing = can_edit(game)
+    return _game_checker_page(game, editing) if editing else viewer_page(game, lambda: _game_checker_page(game, False))
+
+
+def _game_checker_page(game: Game, editing: bool) -> str:
     number = _round_number(game, request.args.get("round"))
     at = disputes.game_table(game, number)
     log, checks, page = disputes.log_page(game.id, number, page_number(request.args.get("page"), 100_000))
@@ -181,7 +187,7 @@ def game_checker(game_id: str) -> Any:
         log_pages=pages_for(checks, CHECKS_PAGE),
         log_page=page,
         latest=latest,
-        can_edit=can_edit(game),
+        can_edit=editing,
         meld_fields=MELD_FIELDS,
         error=None,
         melds=[""] * MELD_FIELDS,
@@ -317,7 +323,7 @@ def _chain_melds(game: Game, number: int) -> tuple[str | None, list[str]]:
     chain = disputes.current_chain(game, number)
     if chain is None:
         return None, []
-    return chain.declarer, [" ".join(meld) for meld in chain.start.result.get("table", [])]
+    return chain.declarer, chain.declared
 
 
 @bp.route("/games/<game_id>/rounds/cards", methods=["GET", "POST"])
@@ -344,23 +350,19 @@ def score_from_cards(game_id: str) -> Any:
         "points": {name: request.form.get(f"points-{seat}", "") for seat, name in enumerate(game.players)},
         "exact_cut": request.form.get("exact_cut", ""),  # Contract Rummy with the exact cut
     }
+    entered = disputes.CardsRound(**values | {"melds": tuple(values["melds"])})
     try:
-        results = _score_entries(game, number, values)
+        results = disputes.score_entries(game, number, entered)
         if request.form.get("action") == "preview":
             return _cards_page(game, values, None, 200, results)
-        hands = {name: text for name, text in values["hands"].items() if text.strip()}
-        scores = {name: text for name, text in values["points"].items() if text.strip() and name not in hands}
-        if values["went_out"] in game.players and values["went_out"] not in hands and not any(values["melds"]):
-            scores.setdefault(values["went_out"], "0")
-        melds = [text for text in values["melds"] if text.strip()]
         rummy.add_round(
             game,
-            values["went_out"],
-            scores,
+            entered.went_out,
+            entered.scores_typed,
             _version(request.form.get("version")),
-            hands=hands,
-            declarer=melds or None,
-            exact_cut=values["exact_cut"] or None,
+            hands=entered.hands_entered,
+            declarer=entered.melds_entered,
+            exact_cut=entered.exact_cut or None,
         )
     except Conflict as failure:
         abort(409, description=sentence(failure.message))
@@ -372,33 +374,6 @@ def score_from_cards(game_id: str) -> Any:
 def _version(text: str | None) -> int | None:
     """The game version the form was loaded with (a stale form is a 409)."""
     return whole_number(text) if text and text.isdecimal() else None
-
-
-def _score_entries(game: Game, number: int, values: dict[str, Any]) -> dict[str, disputes.HandView]:
-    """The best score of each hand entered; a typed score that differs from it is refused, with the best shown."""
-    went_out = values["went_out"]
-    if went_out not in game.players:
-        raise InvalidInput("choose who went out")
-    at = disputes.game_table(game, number)
-    melds = disputes.clean_melds(values["melds"])
-    own = values["hands"][went_out] if values["hands"][went_out].strip() else None
-    laid, _kept = disputes.declarer_table(at, went_out, melds, own)
-    hands = {name: text for name, text in values["hands"].items() if name != went_out and text.strip()}
-    results, _texts = disputes.hands_in_turn(at, game.players, went_out, hands, laid)
-    for name, best in results.items():
-        typed = values["points"][name].strip()
-        if typed:
-            points = disputes.typed_points(name, typed)
-            if points > best.points:
-                raise InvalidInput(
-                    f"{name}: these cards can score {best.points}: {best.summary} (typed: {points}); "
-                    f"clear the points to use {best.points}"
-                )
-            if points < best.points:
-                raise InvalidInput(
-                    f"{name}: these cards score at least {best.points}: {best.summary} (typed: {points})"
-                )
-    return results
 
 
 @bp.app_context_processor

@@ -39,6 +39,7 @@ from companion.models import Game
 from companion.services import contract, groups, kinds, pot, rummy, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
+from companion.viewer_pages import viewer_page
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_filter(pot.format_cents, "cents")
@@ -54,12 +55,15 @@ FORM_PAGES = frozenset(
     {"games.game_page", "games.new_game", "games.new_round", "games.edit_round", "games.confirm_delete"}
 )
 """Pages holding a form: never kept by the browser, so Back shows the game as it is now and a form
-that was already saved cannot be sent again from a stale copy (its version is checked too)."""
+that was already saved cannot be sent again from a stale copy (its version is checked too). The game
+page of a phone without the key holds no form: it is tagged by the game's state instead, and asked
+again each time (companion.viewer_pages)."""
 
 
 @bp.after_request
 def _no_store_forms(response: Response) -> Response:
-    if request.endpoint in FORM_PAGES and response.mimetype == "text/html":
+    tagged = response.get_etag()[0] is not None
+    if request.endpoint in FORM_PAGES and response.mimetype == "text/html" and not tagged:
         response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -201,21 +205,25 @@ def game_page(game_id: str) -> Any:
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
     editing = key_held(game)
-    entry = None
-    if editing and not game.finished:
-        entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
-    return render_template(
-        "games/game.html",
-        game=rummy.build_view(game, page_number(request.args.get("history"), MAX_PAGES)),
-        dealt_first=store.first_dealer_text(game),
-        can_edit=editing,
-        action_form=ActionForm(data={"version": game.version}),
-        share_url=share_url(game.id),
-        round_form=entry,
-        edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
-        points_pattern=POINTS_PATTERN,
-        played_at=game.updated_at,
-    )
+
+    def render() -> str:
+        entry = None
+        if editing and not game.finished:
+            entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
+        return render_template(
+            "games/game.html",
+            game=rummy.build_view(game, page_number(request.args.get("history"), MAX_PAGES)),
+            dealt_first=store.first_dealer_text(game),
+            can_edit=editing,
+            action_form=ActionForm(data={"version": game.version}),
+            share_url=share_url(game.id),
+            round_form=entry,
+            edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
+            points_pattern=POINTS_PATTERN,
+            played_at=game.updated_at,
+        )
+
+    return render() if editing else viewer_page(game, render)
 
 
 def _round_page(game: Game, form: Any, number: int, error: str | None, status: int) -> tuple[str, int]:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -57,11 +58,18 @@ def join_url(share_url: str, key: str) -> str:
     return share_url.rstrip("/") + "/join#" + urlencode({JOIN_PARAMETER: key})
 
 
+@lru_cache(maxsize=256)
+def view_qr_svg(share_url: str) -> Markup:
+    """The QR code of a game's view-only address, made once per address: encoding it costs about as
+    much as the rest of the game page (the edit link's code, which holds a key, is never kept)."""
+    return qr_svg(share_url, "QR code of the view-only address")
+
+
 def share_codes(share_url: str, can_edit: bool) -> dict[str, Any]:
     """The QR codes of the game page: view only for everyone, the edit link for a key holder."""
     codes: dict[str, Any] = {
         "view_url": share_url,
-        "view_svg": qr_svg(share_url, "QR code of the view-only address"),
+        "view_svg": view_qr_svg(share_url),
         "edit_url": None,
         "edit_svg": None,
     }
