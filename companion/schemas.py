@@ -271,6 +271,62 @@ class BuyChange(Body):
     version: Version = None
 
 
+class Rename(Body):
+    """A player's name as it was, and as it should be."""
+
+    has: ClassVar[str] = "a rename has"
+    missing: ClassVar[str | None] = 'a rename needs "from" (the name now) and "to" (the right name)'
+
+    from_: Annotated[StrictStr, Says("rename.from must be a player's name"), Field(alias="from", examples=["Bbo"])]
+    to: Annotated[StrictStr, Says("rename.to must be a player's name"), Field(examples=["Bob"])]
+
+
+StartScore = Annotated[
+    Literal["highest", "average", "zero"] | StrictInt,
+    Says('start must be "highest", "average", "zero" or a whole number of points'),
+    Field(
+        description="What a late player's score starts from: the highest or the average (rounded half up) of the "
+        "totals of the players at the table, zero (the default), or a number of points."
+    ),
+]
+
+
+class PlayerChange(Body):
+    """One change of players between rounds (issue 27): rename a player everywhere, seat a late player
+    left of the next round's dealer, or take a player out from the next round."""
+
+    has: ClassVar[str] = "a change of players has"
+
+    rename: Annotated[
+        Rename | None,
+        Says('rename must be an object such as {"from": "Bbo", "to": "Bob"}'),
+        Field(
+            description="Rename a player everywhere: standings, history, sheets, exports, the group's records. "
+            "Names stay unique, whatever their case."
+        ),
+    ] = None
+    add: Annotated[
+        StrictStr | None,
+        Says("add must be the new player's name"),
+        Field(
+            description="Seat a late player left of the dealer of the next round; a 3-13 pot collects the ante "
+            "from them. The preset's player limit holds.",
+            examples=["Eve"],
+        ),
+    ] = None
+    start: StartScore | None = None
+    remove: Annotated[
+        StrictStr | None,
+        Says("remove must be the name of the player who leaves"),
+        Field(
+            description="Take a player out from the next round: their past rounds and money stay, they no longer "
+            "deal or score, and the standings show them as left.",
+            examples=["Cy"],
+        ),
+    ] = None
+    version: Version = None
+
+
 class Event(Body):
     """A Play or Pay event."""
 
@@ -594,6 +650,21 @@ class Pot(BaseModel):
     net: Names = Field(description="Cents each player received from the pot minus paid into it.")
 
 
+class PlayerChangeDone(BaseModel):
+    """A change of players as the game keeps it."""
+
+    kind: Literal["rename", "add", "remove"]
+    round: int = Field(description="The round the change was made before.")
+    words: str = Field(description="The change in words, as the history shows it.")
+    at: str | None = Field(None, description="When it was made (UTC).")
+    undone_at: str | None = Field(None, description="When it was undone (UTC); left out while it stands.")
+    name: str | None = Field(None, description="add and remove: the player.")
+    start: int | None = Field(None, description="add: the points the player started from.")
+    choice: str | None = Field(None, description='add: "highest", "average", "zero" or "points".')
+    from_: str | None = Field(None, alias="from", description="rename: the name it had.")
+    to: str | None = Field(None, description="rename: the name it has.")
+
+
 class Game(BaseModel):
     """A game played in rounds; a Play or Pay game is a PlayOrPayGame."""
 
@@ -613,6 +684,14 @@ class Game(BaseModel):
         None, description="Contract Rummy: each player's buys in the deal being played (left out for other games)."
     )
     buy_limit: int | None = Field(None, description="Contract Rummy: the most buys a player may make in a deal.")
+    left: list[str] | None = Field(
+        None,
+        description="Players who left the table (issue 27): their totals and money stay; `players` lists those "
+        "who play the next round. Left out while the players never changed.",
+    )
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Joins, leaves and renames in order, undone ones included. Left out while there are none."
+    )
 
 
 class ChipEntry(BaseModel):

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.models import Game
+from companion.services import seating
 from companion.services.store import PRESETS, ROUNDS_KIND, engine_call, is_whole, preset_kind
 from engine import pot as pots
 
@@ -135,6 +136,8 @@ class PotView:
     end_explanation: tuple[str, ...] = ()
     """Once the game is over: the booby prize's and the payout's arithmetic, one sentence each."""
 
+    left: tuple[str, ...] = ()  # players who left the table: their money stays theirs
+
     def as_json(self) -> dict[str, Any]:
         return pots.ledger_json(self.entries, self.players)
 
@@ -148,20 +151,23 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
     if not has_pot(game) or game.money is None:
         return None
     settings = settings_of(game.money)
-    players = tuple(game.players)
-    pot = engine_call(pots.start_pot, players, settings)
+    players = seating.everyone(game)
+    pot = engine_call(pots.start_pot, seating.players_of_round(game, 1), settings)
     sections = [LedgerSection("Ante", None, pot.entries, pot.balance)]
     pickups: dict[int, dict[str, int]] = {}
     for stored in game.rounds:
+        pot = _reseat(game, pot, stored.number, sections)
         before = len(pot.entries)
         counts = dict(stored.second_discards or {})
         pot = engine_call(pots.record_round, pot, stored.number, counts, stored.went_out)
         pickups[stored.number] = counts
         sections.append(LedgerSection(f"Round {stored.number}", stored.number, pot.entries[before:], pot.balance))
     explanation: tuple[str, ...] = ()
+    if not finished:
+        pot = _reseat(game, pot, len(game.rounds) + 1, sections)
     if finished:
         before = len(pot.entries)
-        explanation = engine_call(pots.explain_end, pot.balance, dict(totals), players, settings)
+        explanation = engine_call(pots.explain_end, pot.balance, dict(totals), pot.players, settings)
         pot = engine_call(pots.finish_game, pot, dict(totals))
         sections.append(LedgerSection("End of the game", None, pot.entries[before:], pot.balance))
     knocks = {
@@ -176,12 +182,25 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
         entries=pot.entries,
         balance=pot.balance,
         net=pots.net(pot.entries, players),
+        left=pot.left,
         sections=tuple(sections),
         knocks=knocks,
         pickups=pickups,
         paid_out=pot.finished,
         end_explanation=explanation if not settings.is_simple else (),
     )
+
+
+def _reseat(game: Game, pot: pots.Pot, number: int, sections: list[LedgerSection]) -> pots.Pot:
+    """The pot with the players of round `number`: a late player's ante is collected before it."""
+    players = tuple(seating.players_of_round(game, number))
+    if players == pot.players:
+        return pot
+    before = len(pot.entries)
+    pot = engine_call(pots.reseat, pot, players)
+    if len(pot.entries) > before:
+        sections.append(LedgerSection(f"Late ante (round {number})", None, pot.entries[before:], pot.balance))
+    return pot
 
 
 def verify_second_discards(game: Game, value: object) -> dict[str, int] | None:
