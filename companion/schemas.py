@@ -867,6 +867,13 @@ class ExportedGame(Row):
         exclude_if=lambda value: value is None,
         description="Contract Rummy: buys each player used in the deal being played (left out when none).",
     )
+    seating: dict[str, Any] | None = Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description='Players who joined late, left or were renamed: {"table": {"seats": [{"name", "joined", '
+        '"left", "start"}], "first_dealer"}, "changes": [...]}; players then lists those at the table for the '
+        "next round. Left out while the players never changed.",
+    )
 
     @model_serializer(mode="wrap")
     def _loose_game_has_no_group(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

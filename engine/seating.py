@@ -35,6 +35,7 @@ __all__ = [
     "can_join",
     "can_leave",
     "can_rename",
+    "can_start_from",
     "dealer",
     "everyone",
     "first_player",
@@ -120,7 +121,12 @@ class Table:
         True
         """
         seats = tuple(
-            Seat(str(item["name"]), int(item["joined"]), item.get("left"), int(item.get("start", 0)))
+            Seat(
+                str(item["name"]),
+                int(item["joined"]),
+                None if item.get("left") is None else int(item["left"]),
+                int(item.get("start", 0)),
+            )
             for item in data["seats"]
         )
         return cls(seats, str(data["first_dealer"]))
@@ -339,6 +345,19 @@ def verify_start(points: object) -> int:
             f'not "{points}"'
         )
     return points
+
+
+def can_start_from(points: object) -> bool:
+    """Whether a late player can start from these points.
+
+    >>> can_start_from(40), can_start_from(10**9), can_start_from("40")
+    (True, False, False)
+    """
+    try:
+        verify_start(points)
+    except SeatingError:
+        return False
+    return True
 
 
 def start_points(choice: object, totals: Mapping[str, int]) -> int:

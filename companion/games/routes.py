@@ -200,11 +200,16 @@ def game_page(game_id: str) -> Any:
     game = load_game(game_id)
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
+    return render_game(game)
+
+
+def render_game(game: Game, status: int = 200, **extra: Any) -> tuple[str, int]:
+    """The game page; `extra` is context for its panels (a refused change of players and what was typed)."""
     editing = key_held(game)
     entry = None
     if editing and not game.finished:
         entry = round_form(game.players, data={"version": game.version, "round_number": len(game.rounds) + 1})
-    return render_template(
+    page = render_template(
         "games/game.html",
         game=rummy.build_view(game, page_number(request.args.get("history"), MAX_PAGES)),
         dealt_first=store.first_dealer_text(game),
@@ -215,7 +220,9 @@ def game_page(game_id: str) -> Any:
         edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
         points_pattern=POINTS_PATTERN,
         played_at=game.updated_at,
+        **extra,
     )
+    return page, status
 
 
 def _round_page(game: Game, form: Any, number: int, error: str | None, status: int) -> tuple[str, int]:

@@ -192,6 +192,18 @@ class GameView:
     player_changes: tuple[dict[str, Any], ...] = ()  # joins, leaves and renames, in order
 
     @property
+    def start_preview(self) -> dict[str, int]:
+        """What a late player would start from now: the highest and the average total at the table."""
+        playing = {name: self.totals[name] for name in self.seated}
+        return {choice.value: seats.start_points(choice.value, playing) for choice in seats.StartChoice}
+
+    @property
+    def last_player_change(self) -> str | None:
+        """The last change of players that stands, in words (the one an undo takes back)."""
+        standing = [change for change in self.player_changes if not change.get("undone_at")]
+        return seating.change_words(standing[-1]) if standing else None
+
+    @property
     def player_history(self) -> tuple[tuple[dict[str, Any], str], ...]:
         """The changes of players, the latest first, each with its words."""
         return tuple((change, seating.change_words(change)) for change in reversed(self.player_changes))

@@ -49,7 +49,8 @@ from companion.bounds import (
 from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
-from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy
+from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy, seating
+from companion.services.players import MAX_CHANGES as MAX_PLAYER_CHANGES
 from companion.services.store import (
     PRESETS,
     choose_first_dealer,
@@ -61,6 +62,7 @@ from companion.services.store import (
     safe_cell,
 )
 from engine import play_or_pay as pop
+from engine import seating as seats
 from engine.errors import EngineError
 from engine.scoring import verify_round_scores
 
@@ -239,7 +241,8 @@ def export_csv(game: Game) -> str:
     header: list[object] = ["round", "cards", "wild", "multiplier", "dealer", "went_out"]
     for name in players:
         header += [f"{name} score", f"{name} points", f"{name} total"] + ([f"{name} buys"] if with_buys else [])
-    running = dict.fromkeys(players, 0)
+    starts = seating.start_points(game)
+    running = {name: starts.get(name, 0) for name in players}  # a late player starts from the table's choice
     rows = []
     for played in view.rounds:
         row: list[object] = [
@@ -251,6 +254,9 @@ def export_csv(game: Game) -> str:
             played.went_out,
         ]
         for name in players:
+            if name not in played.points:  # not at the table that round
+                row += ["", "", running[name]] + ([""] if with_buys else [])
+                continue
             running[name] += played.points[name]
             row += [played.scores[name], played.points[name], running[name]]
             if with_buys:
@@ -544,7 +550,16 @@ def _check_round_like(where: str, row: dict[str, Any], plan_players: list[str], 
         row["second_discards"] = _pickups(where, shadow, row["second_discards"])
 
 
-def _check_rounds(rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any) -> None:
+def _round_players(players: list[str], table: seats.Table | None, number: object) -> list[str]:
+    """The players of a round: all of them, or those the seating has at the table for it."""
+    if table is None or not is_whole(number):
+        return players
+    return list(seats.seated(table, int(number)))  # type: ignore[call-overload]
+
+
+def _check_rounds(
+    rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
+) -> None:
     if rows and total == 0:
         raise Invalid("a Play or Pay game has hands (events), not rounds")
     if len(rows) > total:
@@ -552,10 +567,12 @@ def _check_rounds(rows: list[dict[str, Any]], players: list[str], total: int, sh
     for index, row in enumerate(rows, start=1):
         if row.get("number") != index:
             raise Invalid(f"round numbers must run 1, 2, 3… in order; round {index} is numbered {row.get('number')}")
-        _check_round_like(f"round {index}", row, players, shadow)
+        _check_round_like(f"round {index}", row, _round_players(players, table, index), shadow)
 
 
-def _check_revisions(rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any) -> None:
+def _check_revisions(
+    rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
+) -> None:
     if rows and total == 0:
         raise Invalid("a Play or Pay game has no round history")
     for index, row in enumerate(rows, start=1):
@@ -565,7 +582,7 @@ def _check_revisions(rows: list[dict[str, Any]], players: list[str], total: int,
             raise Invalid(f"{where}: round {number} is not a round of this game")
         if row.get("action") not in REVISION_ACTIONS:
             raise Invalid(f'{where}: the action must be "corrected" or "undone"')
-        _check_round_like(where, row, players, shadow)
+        _check_round_like(where, row, _round_players(players, table, number), shadow)
 
 
 def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
@@ -672,6 +689,45 @@ def _check_contract_rummy(values: dict[str, Any], tables: dict[str, list[dict[st
                 raise Invalid(f"{where} {index}: {error.message}") from error
 
 
+CHANGE_KINDS = ("rename", "add", "remove")
+
+
+def _check_seating(values: dict[str, Any], players: list[str], played: int, total: int) -> seats.Table | None:
+    """The players who joined, left or were renamed (issue 27), if any: a table the engine reads, whose
+    names are stored as the app stores them, with the game's players at the table for the next round."""
+    record = values.get("seating")
+    if record is None:
+        return None
+    if total == 0:
+        raise Invalid("the players of a Play or Pay game cannot change")
+    if not isinstance(record, dict) or set(record) != {"table", "changes"} or not isinstance(record["changes"], list):
+        raise Invalid('the game\'s "seating" must be null or an object with "table" and "changes"')
+    changes = record["changes"]
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict) and item.get("kind") in CHANGE_KINDS and is_whole(item.get("round")) for item in changes
+    ):
+        raise Invalid(f"the seating's changes must be up to {MAX_PLAYER_CHANGES} objects, each with a kind and a round")
+    try:
+        table = seats.Table.from_json(record["table"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise Invalid('the seating\'s table must list seats like {"name": "Ann", "joined": 1}') from error
+    names = list(seats.everyone(table))
+    if clean_players(names, PRESETS[values["variant"]]) != names and names:
+        raise Invalid("the seating's names must be trimmed and unique, as the app stores them")
+    for seat in table.seats:
+        if (
+            seat.joined < 1
+            or (seat.left is not None and seat.left <= seat.joined)
+            or not seat.start == seats.verify_start(seat.start)
+        ):
+            raise Invalid(f"the seat of {seat.name} must join at round 1 or later and leave after joining")
+    if table.first_dealer not in names:
+        raise Invalid("the seating's first dealer must be one of its players")
+    if list(seats.seated(table, played + 1)) != players:
+        raise Invalid("the game's players must be those the seating has at the table for the next round")
+    return table
+
+
 @dataclass
 class _Shadow:
     """A stand-in with a game's attributes, for the money checks before anything is stored."""
@@ -721,11 +777,13 @@ def check_document(document: object) -> Plan:
             raise Invalid(f'the table "{name}" has more than {MAX_ROWS[name]} rows, more than a game can hold')
         tables[name] = [_row(f"row {index} of {name}", row, spec.fields) for index, row in enumerate(rows, start=1)]
         _check_references(name, tables[name])
-    _check_rounds(tables.get("rounds", []), players, total, shadow)
-    _check_revisions(tables.get("round_revisions", []), players, total, shadow)
-    _check_contract_rummy(values, tables, players)
+    table = _check_seating(values, players, len(tables.get("rounds", [])), total)
+    everyone = list(seats.everyone(table)) if table is not None else players
+    _check_rounds(tables.get("rounds", []), players, total, shadow, table)
+    _check_revisions(tables.get("round_revisions", []), players, total, shadow, table)
+    _check_contract_rummy(values, tables, everyone)
     _check_events(tables.get("game_events", []), shadow)
-    _check_disputes(tables.get("disputes", []), players, total)
+    _check_disputes(tables.get("disputes", []), everyone, total)
     _check_rejudge_budget(tables.get("disputes", []))
     finished = values.get("finished", False)
     if play_or_pay.is_play_or_pay(shadow):
