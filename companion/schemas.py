@@ -275,14 +275,13 @@ class Rename(Body):
     """A player's name as it was, and as it should be."""
 
     has: ClassVar[str] = "a rename has"
-    missing: ClassVar[str | None] = 'a rename needs "from" (the name now) and "to" (the right name)'
 
     from_: Annotated[StrictStr, Says("rename.from must be a player's name"), Field(alias="from", examples=["Bbo"])]
     to: Annotated[StrictStr, Says("rename.to must be a player's name"), Field(examples=["Bob"])]
 
 
 StartScore = Annotated[
-    Literal["highest", "average", "zero"] | StrictInt,
+    Literal["highest", "average", "zero"] | StrictInt | None,
     Says('start must be "highest", "average", "zero" or a whole number of points'),
     Field(
         description="What a late player's score starts from: the highest or the average (rounded half up) of the "
@@ -314,7 +313,7 @@ class PlayerChange(Body):
             examples=["Eve"],
         ),
     ] = None
-    start: StartScore | None = None
+    start: StartScore = None
     remove: Annotated[
         StrictStr | None,
         Says("remove must be the name of the player who leaves"),

@@ -44,6 +44,8 @@ def change_players(
 ) -> str:
     """Make one change of players (a rename, a late player, a player who leaves); returns it in words."""
     check_version(game, expected_version)
+    if start is not None and add is None:
+        raise InvalidInput("start goes with add: the points a late player starts from")
     asked = [what for what in (rename, add, remove) if what is not None]
     if len(asked) != 1:
         raise InvalidInput('send one change at a time: "rename", "add" or "remove"')
@@ -53,8 +55,6 @@ def change_players(
         raise InvalidInput(f"this game has had {MAX_CHANGES} changes of players, the most one game keeps")
     if rename is not None:
         return rename_player(game, rename.get("from"), rename.get("to"))
-    if start is not None and add is None:
-        raise InvalidInput("start goes with add: the points a late player starts from")
     if add is not None:
         return add_player(game, add, "zero" if start is None else start)
     return remove_player(game, remove)
