@@ -203,15 +203,17 @@ def _reseat(game: Game, pot: pots.Pot, number: int, sections: list[LedgerSection
     return pot
 
 
-def verify_second_discards(game: Game, value: object) -> dict[str, int] | None:
-    """A round's second-discard pickups by player (zeros left out), or None for a game without a pot."""
+def verify_second_discards(game: Game, value: object, number: int | None = None) -> dict[str, int] | None:
+    """A round's second-discard pickups by player (zeros left out), or None for a game without a pot.
+    `number` is the round's (the next one when None): its players are those who can take one."""
+    players = seating.players_of_round(game, number) if number is not None else list(game.players)
     if value is None:
         return {} if has_pot(game) else None
     if not isinstance(value, dict):
         raise InvalidInput("second_discards must be an object of counts by player name")
     counts: dict[str, int] = {}
     for name, count in value.items():
-        if name not in game.players:
+        if name not in players:
             raise InvalidInput(f'"{name}" took a second discard but is not a player in this game')
         if not is_whole(count) or not 0 <= count <= MAX_PICKUPS:
             raise InvalidInput(
@@ -225,7 +227,7 @@ def verify_second_discards(game: Game, value: object) -> dict[str, int] | None:
         return None
     if counts and game.money is not None and settings_of(game.money).is_simple:
         raise InvalidInput("this game has a simple pot: second discards cost nothing and are not counted")
-    return {name: counts[name] for name in game.players if name in counts}
+    return {name: counts[name] for name in players if name in counts}
 
 
 def format_cents(amount: int) -> str:

@@ -558,8 +558,10 @@ def correct_round(
     checked = _verified_scores(game, number, went_out, scores)
     if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
         kept = stored.hands  # the same scores typed again: the cards entered still back them
-    pickups = stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards)
-    cutter = stored.exact_cut if exact_cut is None else contract.verify_exact_cut(game, exact_cut)
+    pickups = (
+        stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards, number)
+    )
+    cutter = stored.exact_cut if exact_cut is None else contract.verify_exact_cut(game, exact_cut, number)
     before = (stored.went_out, stored.scores, stored.hands, stored.second_discards, stored.exact_cut)
     if before == (went_out, checked, kept, pickups, cutter):
         return

@@ -472,3 +472,28 @@ def test_a_viewer_sees_no_forms_and_cannot_post(app: Flask, client: FlaskClient,
     with app.app_context():
         assert db.session.get(Game, game_id).players == ["Ann", "Bbo"]
         assert db.session.query(Round).count() == 0
+
+
+def test_the_round_forms_ask_for_the_players_of_their_round(client: FlaskClient, page_game: tuple[str, Post]) -> None:
+    game_id, post = page_game
+    assert post(f"/games/{game_id}/rounds/new", {"went_out": "Ann", "scores-0": "0", "scores-1": "9", "scores-2": "4"})
+    post(f"/games/{game_id}/players", {"change": "add", "name": "Eve", "start": "zero"})
+    post(f"/games/{game_id}/players", {"change": "remove", "leaving": "Cy"})
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    labels = re.findall(r'<label for="scores-\d">([^<]+)</label>', page)
+    assert labels == ["Ann", "Bbo", "Eve"]
+    answer = post(
+        f"/games/{game_id}/rounds/new", {"went_out": "Eve", "scores-0": "3", "scores-1": "5", "scores-2": "0"}
+    )
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    with client.application.app_context():
+        stored = db.session.get(Game, game_id).rounds
+        assert [item.scores for item in stored] == [{"Ann": 0, "Bbo": 9, "Cy": 4}, {"Ann": 3, "Bbo": 5, "Eve": 0}]
+    edit = client.get(f"/games/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert re.findall(r'<label for="scores-\d">([^<]+)</label>', edit) == ["Ann", "Bbo", "Cy"]
+    answer = post(
+        f"/games/{game_id}/rounds/1/edit", {"went_out": "Ann", "scores-0": "0", "scores-1": "9", "scores-2": "6"}
+    )
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert re.search(r"Cy <span class=\"muted small\">left</span>", sheet)
