@@ -497,3 +497,25 @@ def test_the_round_forms_ask_for_the_players_of_their_round(client: FlaskClient,
     assert answer.status_code == 303, answer.get_data(as_text=True)
     sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert re.search(r"Cy <span class=\"muted small\">left</span>", sheet)
+
+
+def test_contract_rummy_keeps_buys_and_exact_cuts_under_the_new_names_and_counts_decks(client: FlaskClient) -> None:
+    made = api_game(client, "contract-rummy", ["Ann", "Bbo", "Cy", "Dee"], "Ann", buys_per_deal=2, exact_cut=True)
+    score(client, made, "Ann", {"Ann": 0, "Bbo": 10, "Cy": 5, "Dee": 5}, exact_cut="Bbo")
+    bought = client.post(f"/api/games/{made['id']}/buys", json={"player": "Bbo"}, headers=edit_key(made)).get_json()
+    assert bought["buys"]["Bbo"] == 1
+    after = change(client, made, {"rename": {"from": "Bbo", "to": "Bob"}}).get_json()
+    assert after["buys"] == {"Ann": 0, "Bob": 1, "Cy": 0, "Dee": 0}
+    assert after["rounds"][0]["exact_cut"] == "Bob"
+    assert after["rounds"][0]["points"]["Bob"] == 10 - 50
+    assert after["next_round"]["decks"] == 2
+    after = change(client, made, {"add": "Eve", "start": "average"}).get_json()
+    assert after["next_round"]["decks"] == 3
+    assert after["buys"]["Eve"] == 0
+    assert after["totals"]["Eve"] == -7  # the average of 0, -40, 5 and 5, -7.5, rounds half up
+    after = change(client, made, {"remove": "Cy"}).get_json()
+    assert after["next_round"]["decks"] == 2
+    assert "Cy" not in after["buys"]
+    nxt = score(client, made, "Eve", {"Ann": 5, "Bob": 5, "Dee": 5, "Eve": 0}, exact_cut="Eve")
+    assert nxt["rounds"][1]["points"]["Eve"] == -50
+    assert nxt["rounds"][1]["buys"] == {"Ann": 0, "Bob": 1, "Dee": 0, "Eve": 0}
