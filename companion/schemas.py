@@ -653,13 +653,17 @@ class PlayerChangeDone(BaseModel):
     """A change of players as the game keeps it."""
 
     kind: Literal["rename", "add", "remove"]
-    round: int = Field(description="The round the change was made before.")
+    round: int = Field(description="The round (Play or Pay: the hand) the change was made before.")
+    unit: Literal["hand"] | None = Field(None, description='Play or Pay: "hand" (left out for rounds).')
+    event: int | None = Field(None, description="Play or Pay: the number of the join or leave event.")
     words: str = Field(description="The change in words, as the history shows it.")
     at: str | None = Field(None, description="When it was made (UTC).")
     undone_at: str | None = Field(None, description="When it was undone (UTC); left out while it stands.")
     name: str | None = Field(None, description="add and remove: the player.")
     start: int | None = Field(None, description="add: the points the player started from.")
-    choice: str | None = Field(None, description='add: "highest", "average", "zero" or "points".')
+    choice: str | None = Field(
+        None, description='add: "highest", "average", "zero", "points", or "chips" (Play or Pay).'
+    )
     from_: str | None = Field(None, alias="from", description="rename: the name it had.")
     to: str | None = Field(None, description="rename: the name it has.")
 
@@ -759,6 +763,13 @@ class PlayOrPayGame(BaseModel):
     )
     version: int | None = None
     group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+    left: list[str] | None = Field(
+        None,
+        description="Players who left between hands (issue 27): their chips and results stay. Left out while none.",
+    )
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Joins, leaves and renames in order, undone ones included. Left out while there are none."
+    )
 
 
 class EditKey(BaseModel):
@@ -919,7 +930,7 @@ class ExportedRevision(Row):
 
 class ExportedEvent(Row):
     number: int
-    kind: Literal["play", "pay", "settle", "purchase"]
+    kind: Literal["play", "pay", "settle", "purchase", "join", "leave"]
     data: dict[str, Any] = Field(description="The event's fields, without type and version.")
     created_at: UtcDateTime | None = None
 

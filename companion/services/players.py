@@ -14,8 +14,8 @@ from sqlalchemy import select, update
 
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
-from companion.models import Dispute, Game, Round, RoundRevision, utc_now
-from companion.services import groups, rummy, seating
+from companion.models import Dispute, Game, GameEvent, Round, RoundRevision, utc_now
+from companion.services import groups, play_or_pay, rummy, seating
 from companion.services.store import (
     HANDS_KIND,
     check_version,
@@ -31,7 +31,6 @@ from engine.seating import Table
 
 MAX_CHANGES = 60
 """The most changes of players one game keeps (undone ones included): a table changes a few times a night."""
-HANDS_REFUSED = "the players of a Play or Pay game cannot change yet"
 
 
 def change_players(
@@ -49,15 +48,45 @@ def change_players(
     asked = [what for what in (rename, add, remove) if what is not None]
     if len(asked) != 1:
         raise InvalidInput('send one change at a time: "rename", "add" or "remove"')
-    if preset_kind(game.variant) == HANDS_KIND:
-        raise InvalidInput(HANDS_REFUSED)
     if len(seating.changes_of(game)) >= MAX_CHANGES:
         raise InvalidInput(f"this game has had {MAX_CHANGES} changes of players, the most one game keeps")
     if rename is not None:
         return rename_player(game, rename.get("from"), rename.get("to"))
+    if preset_kind(game.variant) == HANDS_KIND:
+        if start is not None:
+            raise InvalidInput("a late player at a Play or Pay table starts with the starting chips; send no start")
+        return _seat_event(game, "join", _name(add, "add")) if add is not None else _seat_event(game, "leave", remove)
     if add is not None:
         return add_player(game, add, "zero" if start is None else start)
     return remove_player(game, remove)
+
+
+def _seat_event(game: Game, kind: str, name: object) -> str:
+    """Play or Pay: a join or a leave is an event between hands, replayed with the others."""
+    if not isinstance(name, str):
+        raise InvalidInput("remove must be the name of the player who leaves")
+    if game.finished:
+        raise InvalidInput(play_or_pay.ENDED)
+    data = {"player": name}
+    after = play_or_pay.table(game, (kind, data))
+    founders = play_or_pay.founders(game)
+    number = len(game.events) + 1
+    game.events.append(GameEvent(number=number, kind=kind, data=data))
+    change = {
+        "kind": "add" if kind == "join" else "remove",
+        "name": name,
+        "round": after.hand.hand,
+        "unit": "hand",
+        "event": number,
+        "at": utc_now().strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    if kind == "join":
+        change.update(start=after.stack, choice="chips")
+    game.seating = {"founders": founders, "changes": [*seating.changes_of(game), change]}
+    game.players = list(after.players)
+    game.updated_at = utc_now()
+    commit()
+    return seating.change_words(change)
 
 
 def _name(value: object, what: str) -> str:
@@ -76,14 +105,27 @@ def _next_round(game: Game) -> int:
 def rename_player(game: Game, old: object, new: object) -> str:
     """Rename a player everywhere: the table, every round and its history, the checks, the group."""
     old_name, new_name = _name(old, "rename.from"), _name(new, "rename.to")
+    if preset_kind(game.variant) == HANDS_KIND:
+        hand = _rename_at_hands(game, old_name, new_name)
+        change = {"kind": "rename", "from": old_name, "to": new_name, "round": hand, "unit": "hand"}
+        change["at"] = utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        game.seating = {**(game.seating or {}), "changes": [*seating.changes_of(game), change]}
+        game.updated_at = utc_now()
+        _join_group(game, new_name)
+        commit()
+        return seating.change_words(change)
     table = engine_call(seats.rename, seating.table_of(game), old_name, new_name)
     change = {"kind": "rename", "from": old_name, "to": new_name, "round": len(game.rounds) + 1}
     _rewrite(game, old_name, new_name)
+    _join_group(game, new_name)
     _store(game, table, change, rewrite=(old_name, new_name))
-    if game.group_id:
-        group = groups.get_group(game.group_id)
-        groups.join(group, [new_name])
     return seating.change_words(change)
+
+
+def _join_group(game: Game, name: str) -> None:
+    """A renamed player of a group's game is one of the group's members under the new name."""
+    if game.group_id:
+        groups.join(groups.get_group(game.group_id), [name])
 
 
 def add_player(game: Game, name: object, start: object) -> str:
@@ -123,6 +165,20 @@ def undo_last_change(game: Game, expected_version: object = None) -> str:
         raise NotFound("there is no change of players to undo")
     change = changes[index]
     words = seating.change_words(change)
+    undone = utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    if preset_kind(game.variant) == HANDS_KIND:
+        if change["kind"] == "rename":
+            _rename_at_hands(game, change["to"], change["from"])
+            changes = seating.changes_of(game)
+            changes[index] = {**change, "undone_at": undone}
+            game.seating = {**(game.seating or {}), "changes": changes}
+            game.updated_at = utc_now()
+            commit()
+            return words
+        if not game.events or game.events[-1].number != change.get("event"):
+            raise InvalidInput(f"{words}, and cards or chips were recorded since: undo those first")
+        play_or_pay.undo_last_event(game, expected_version)
+        return words
     table = seating.table_of(game)
     if change["kind"] == "rename":
         table = engine_call(seats.rename, table, change["to"], change["from"])
@@ -133,9 +189,32 @@ def undo_last_change(game: Game, expected_version: object = None) -> str:
             raise InvalidInput(f"{words}, and rounds were scored since: undo those rounds first")
         undo = seats.undo_join if change["kind"] == "add" else seats.undo_leave
         table = engine_call(undo, table, change["name"])
-    changes[index] = {**change, "undone_at": utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")}
+    changes[index] = {**change, "undone_at": undone}
     _save(game, table, changes)
     return words
+
+
+def _rename_at_hands(game: Game, old: str, new: str) -> int:
+    """Play or Pay: rename a player in every event, the founders and the changes; returns the hand now."""
+    now = play_or_pay.table(game)
+    everyone = list(now.state.everyone)
+    engine_call(seats.verify_rename, seats.founders(everyone, everyone[0]), old, new)
+    for event in game.events:
+        event.data = _renamed_event(event.data, old, new)
+    founders = [new if name == old else name for name in play_or_pay.founders(game)]
+    changes = [_renamed_change(item, old, new) for item in seating.changes_of(game)]
+    game.seating = {"founders": founders, "changes": changes}
+    game.players = [new if name == old else name for name in game.players]
+    return now.hand.hand
+
+
+def _renamed_event(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    renamed = {key: new if key in ("player", "winner") and value == old else value for key, value in data.items()}
+    for key in ("cards_left", "paid"):
+        counts = renamed.get(key)
+        if isinstance(counts, dict):
+            renamed[key] = _renamed_keys(counts, old, new)
+    return renamed
 
 
 def _store(game: Game, table: Table, change: dict[str, Any], rewrite: tuple[str, str] | None = None) -> None:

@@ -71,14 +71,19 @@ def change_words(change: dict[str, Any]) -> str:
     'Eve joined before round 3, starting from 40 points (the highest total at the table)'
     >>> change_words({"kind": "remove", "name": "Cy", "round": 4})
     'Cy left before round 4'
+    >>> change_words({"kind": "add", "name": "Eve", "round": 3, "start": 20, "choice": "chips", "unit": "hand"})
+    'Eve joined before hand 3, buying the starting 20 chips'
     >>> change_words({"kind": "rename", "from": "Bbo", "to": "Bob", "round": 2})
     'Bbo was renamed Bob'
     """
+    unit = change.get("unit", "round")  # Play or Pay changes players between hands
     if change["kind"] == "rename":
         return f"{change['from']} was renamed {change['to']}"
     if change["kind"] == "remove":
-        return f"{change['name']} left before round {change['round']}"
+        return f"{change['name']} left before {unit} {change['round']}"
     choice = change.get("choice")
+    if choice == "chips":
+        return f"{change['name']} joined before {unit} {change['round']}, buying the starting {change['start']} chips"
     how = f" ({seats.StartChoice(choice).words})" if choice in {way.value for way in seats.StartChoice} else ""
     points = "1 point" if change["start"] == 1 else f"{change['start']} points"
     return f"{change['name']} joined before round {change['round']}, starting from {points}{how}"

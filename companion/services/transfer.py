@@ -267,7 +267,7 @@ def export_csv(game: Game) -> str:
 
 def _play_or_pay_csv(game: Game) -> str:
     state = kinds.state_json(game)
-    players = list(state["players"])
+    players = [*state["players"], *state.get("left", [])]
     header: list[object] = ["hand", "dealer", "went_out", "quick"]
     for name in players:
         header += [f"{name} chips", f"{name} balance"]
@@ -275,7 +275,10 @@ def _play_or_pay_csv(game: Game) -> str:
     for hand, balance in zip(state["hands"], play_or_pay.balances_after_hands(game), strict=True):
         row: list[object] = [hand["number"], hand["dealer"], hand["winner"] or "", "yes" if hand["quick"] else "no"]
         for name in players:
-            row += [hand["payments"].get(name, 0), balance[name]]
+            if name not in hand["payments"]:  # not at the table for that hand
+                row += ["", balance[name] if name not in state["players"] else ""]
+                continue
+            row += [hand["payments"][name], balance[name]]
         rows.append(row)
     for result in play_or_pay.final_results(game) or []:  # the table ended the game: result, then chips held
         if not rows or rows[-1][0] != "result":
@@ -590,6 +593,9 @@ def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
         if rows:
             raise Invalid(play_or_pay.EVENTS_REFUSED)
         return
+    if any(row.get("kind") in play_or_pay.SEAT_KINDS for row in rows):
+        _check_events_with_seats(rows, shadow)
+        return
     for index, row in enumerate(rows, start=1):
         where = f"event {index}"
         if row.get("number") != index:
@@ -609,6 +615,29 @@ def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
         play_or_pay.table(shadow)
     except ServiceError as error:
         raise Invalid(f"the events cannot be replayed: {error.message}") from error
+
+
+def _check_events_with_seats(rows: list[dict[str, Any]], shadow: Any) -> None:
+    """Events of a table whose players changed (issue 27): each is read with the players at the table
+    when it happened, so the whole list is replayed, then each event compared with how the app writes it."""
+    for index, row in enumerate(rows, start=1):
+        if row.get("number") != index:
+            raise Invalid(f"event numbers must run 1, 2, 3… in order; event {index} is numbered {row.get('number')}")
+        data = row.get("data")
+        if not isinstance(data, dict) or "type" in data or "version" in data:
+            raise Invalid(f"event {index}: data must be the event's fields")
+        if row.get("kind") not in play_or_pay.STORED_KINDS:
+            raise Invalid(f'event {index}: "{str(row.get("kind"))[:20]}" is not a kind of event the app stores')
+    shadow.events = [_Shadow(kind=row["kind"], data=row["data"]) for row in rows]
+    try:
+        now = play_or_pay.table(shadow)
+    except ServiceError as error:
+        raise Invalid(f"the events cannot be replayed: {error.message}") from error
+    for index, (row, event) in enumerate(zip(rows, now.state.events, strict=True), start=1):
+        if {"type": row["kind"], **row["data"]} != event.to_json():
+            raise Invalid(f"event {index}: the event is not written as the app writes it")
+    if list(now.players) != shadow.players:
+        raise Invalid("the game's players must be those at the table after its events")
 
 
 def _check_ended(finished: object, shadow: Any) -> None:
@@ -699,7 +728,8 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     if record is None:
         return None
     if total == 0:
-        raise Invalid("the players of a Play or Pay game cannot change")
+        _check_hands_seating(values, record)
+        return None
     if not isinstance(record, dict) or set(record) != {"table", "changes"} or not isinstance(record["changes"], list):
         raise Invalid('the game\'s "seating" must be null or an object with "table" and "changes"')
     changes = record["changes"]
@@ -728,6 +758,30 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     return table
 
 
+def _check_hands_seating(values: dict[str, Any], record: object) -> None:
+    """Play or Pay: the players the game started with (its events are replayed from them) and the
+    list of changes; the replay checks that the game's players are those at the table now."""
+    if (
+        not isinstance(record, dict)
+        or set(record) - {"founders", "changes"}
+        or not isinstance(record.get("changes", []), list)
+    ):
+        raise Invalid('a Play or Pay game\'s "seating" must be an object with "founders" and "changes"')
+    changes = record.get("changes", [])
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict) and item.get("kind") in CHANGE_KINDS and is_whole(item.get("round")) for item in changes
+    ):
+        raise Invalid(f"the seating's changes must be up to {MAX_PLAYER_CHANGES} objects, each with a kind and a round")
+    founders = record.get("founders")
+    if founders is not None:
+        names = clean_players(founders, PRESETS[values["variant"]])
+        if names != founders:
+            raise Invalid("the seating's founders must be trimmed and unique, as the app stores them")
+        first = values.get("first_dealer")
+        if not is_whole(first) or not 0 <= first < len(names):  # type: ignore[operator]
+            raise Invalid("first_dealer must be the seat of the player who dealt the first hand")
+
+
 @dataclass
 class _Shadow:
     """A stand-in with a game's attributes, for the money checks before anything is stored."""
@@ -740,6 +794,7 @@ class _Shadow:
     kind: str = ""
     data: dict[str, Any] | None = None
     id: str = "import"
+    seating: dict[str, Any] | None = None
     version: int = 0
     created_at: datetime = EARLIEST
     finished: bool = False
@@ -759,7 +814,11 @@ def check_document(document: object) -> Plan:
         raise Invalid(f"this app reads format version {FORMAT_VERSION} of its exports, not {str(version)[:20]}")
     values, players, total = _settings(_row("the game", document.get("game"), game_fields()))
     shadow = _Shadow(
-        variant=values["variant"], players=players, money=values.get("money"), first_dealer=values["first_dealer"]
+        variant=values["variant"],
+        players=players,
+        money=values.get("money"),
+        first_dealer=values["first_dealer"],
+        seating=values.get("seating"),
     )
     tables_given = document.get("tables", {})
     if not isinstance(tables_given, dict):

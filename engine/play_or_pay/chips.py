@@ -80,7 +80,7 @@ def chip_balances(entries: Sequence[ChipEntry], players: Sequence[str]) -> dict[
     return balances
 
 
-def live_balances(entries: Sequence[ChipEntry], hand: HandState) -> dict[str, int]:
+def live_balances(entries: Sequence[ChipEntry], hand: HandState, players: Sequence[str] = ()) -> dict[str, int]:
     """Balances during a hand: the ledger, less the chips paid so far in a hand not yet settled.
 
     >>> from engine.play_or_pay import pay, play, start_hand
@@ -88,10 +88,11 @@ def live_balances(entries: Sequence[ChipEntry], hand: HandState) -> dict[str, in
     >>> live_balances(buy_in_entries(["Ann", "Bob", "Cy"], 10), hand)
     {'Ann': 10, 'Bob': 10, 'Cy': 9}
     """
-    balances = chip_balances(entries, hand.players)
+    balances = chip_balances(entries, players or hand.players)  # `players`: those who left too
     if hand.finished:
         return balances
-    return {name: balances[name] - paid for name, paid in zip(hand.players, hand.paid, strict=True)}
+    paid_now = dict(zip(hand.players, hand.paid, strict=True))
+    return {name: balance - paid_now.get(name, 0) for name, balance in balances.items()}
 
 
 def format_chips(balance: int) -> str:

@@ -20,6 +20,8 @@ class EventKind(Enum):
     PAY = "pay"
     SETTLE = "settle"
     PURCHASE = "purchase"
+    JOIN = "join"
+    LEAVE = "leave"
 
 
 @dataclass(frozen=True)
@@ -183,11 +185,58 @@ class PurchaseEvent(Event):
         return {"type": self.kind.value, "player": self.player, "chips": self.chips}
 
 
+@dataclass(frozen=True)
+class JoinEvent(Event):
+    """A late player sat down between hands (issue 27), left of the dealer of the hand about to be dealt.
+
+    >>> Event.parse({"type": "join", "player": " Eve "}, ["Ann", "Bob", "Cy"])
+    JoinEvent(player='Eve')
+    """
+
+    player: str
+    kind: ClassVar[EventKind] = EventKind.JOIN
+    fields: ClassVar[tuple[str, ...]] = ("player",)
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> JoinEvent:
+        value = data.get("player")
+        if not isinstance(value, str) or not value.strip():
+            raise EventError(f'player must be the new player\'s name, not "{value}"')
+        return cls(value.strip())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind.value, "player": self.player}
+
+
+@dataclass(frozen=True)
+class LeaveEvent(Event):
+    """A player left the table between hands (issue 27); their chips and result stay theirs.
+
+    >>> Event.parse({"type": "leave", "player": "Zed"}, ["Ann", "Bob", "Cy"])
+    Traceback (most recent call last):
+    ...
+    engine.play_or_pay.errors.EventError: "Zed" is not a player at this table
+    """
+
+    player: str
+    kind: ClassVar[EventKind] = EventKind.LEAVE
+    fields: ClassVar[tuple[str, ...]] = ("player",)
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, object], players: tuple[str, ...]) -> LeaveEvent:
+        return cls(_named_player(players, data.get("player"), "player"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind.value, "player": self.player}
+
+
 _EVENT_CLASSES: dict[EventKind, type[Event]] = {
     EventKind.PLAY: PlayEvent,
     EventKind.PAY: PayEvent,
     EventKind.SETTLE: SettleEvent,
     EventKind.PURCHASE: PurchaseEvent,
+    EventKind.JOIN: JoinEvent,
+    EventKind.LEAVE: LeaveEvent,
 }
 
 

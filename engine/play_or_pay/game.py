@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.errors import EngineError
+from engine.play_or_pay import seating
 from engine.play_or_pay.chips import (
     ChipEntry,
     ChipKind,
@@ -18,7 +19,7 @@ from engine.play_or_pay.chips import (
     verify_purchase_chips,
 )
 from engine.play_or_pay.errors import EventError, NothingToUndo, PlayOrPayError, PurchaseError
-from engine.play_or_pay.events import Event, PayEvent, PlayEvent, PurchaseEvent, SettleEvent
+from engine.play_or_pay.events import Event, JoinEvent, LeaveEvent, PayEvent, PlayEvent, PurchaseEvent, SettleEvent
 from engine.play_or_pay.hand import Flag, HandState, next_hand, pay, play, settle, start_hand
 from engine.play_or_pay.table import DEFAULT_CHIPS, verify_players
 
@@ -40,6 +41,13 @@ class GameState:
     hands: tuple[HandState, ...] = ()
     events: tuple[Event, ...] = ()
     hand_events: int = 0
+    left: tuple[str, ...] = ()  # players who left the table between hands (issue 27)
+    founders: tuple[str, ...] = ()  # the players the game started with, for replaying it
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """The players at the table now, then those who left: the ledger names them all."""
+        return self.players + self.left
 
     @property
     def flags(self) -> tuple[Flag, ...]:
@@ -49,22 +57,22 @@ class GameState:
     @property
     def balances(self) -> dict[str, int]:
         """Chips each player holds now: the ledger, less what they paid in the hand being played."""
-        return live_balances(self.ledger, self.hand)
+        return live_balances(self.ledger, self.hand, self.everyone)
 
     @property
     def settled_balances(self) -> dict[str, int]:
         """Chips each player holds after the settled hands."""
-        return chip_balances(self.ledger, self.players)
+        return chip_balances(self.ledger, self.everyone)
 
     @property
     def bought(self) -> dict[str, int]:
         """Chips each player bought: the starting stack and every purchase."""
-        return chips_bought(self.ledger, self.players)
+        return chips_bought(self.ledger, self.everyone)
 
     @property
     def results(self) -> dict[str, int]:
         """Each player's result (D17): chips held minus chips bought, over the settled hands; they sum to 0."""
-        return chip_results(self.ledger, self.players)
+        return chip_results(self.ledger, self.everyone)
 
     @property
     def between_hands(self) -> bool:
@@ -81,7 +89,9 @@ def start_game(players: Sequence[str], stack: int = DEFAULT_CHIPS, first_dealer:
     """
     seated = verify_players(players)
     chips = verify_chips(stack)
-    return GameState(seated, chips, first_dealer, start_hand(seated, first_dealer), buy_in_entries(seated, chips))
+    return GameState(
+        seated, chips, first_dealer, start_hand(seated, first_dealer), buy_in_entries(seated, chips), founders=seated
+    )
 
 
 def verify_purchase(state: GameState, player: str, chips: object) -> None:
@@ -204,6 +214,10 @@ def _applied(state: GameState, event: Event) -> GameState:
         verify_purchase(state, event.player, event.chips)
         entry = ChipEntry(state.hand.hand, event.player, ChipKind.PURCHASE, event.chips)
         return replace(state, ledger=(*state.ledger, entry))
+    if isinstance(event, JoinEvent):
+        return seating.join(state, event.player)
+    if isinstance(event, LeaveEvent):
+        return seating.leave(state, event.player)
     hand = _hand_after(state.hand, state, event)
     if not hand.finished:
         return replace(state, hand=hand, hand_events=state.hand_events + 1)
@@ -276,4 +290,4 @@ def undo_last_event(state: GameState) -> GameState:
     """
     if not state.events:
         raise NothingToUndo("there is no event to undo yet")
-    return replay(state.players, state.stack, state.first_dealer, state.events[:-1])
+    return replay(state.founders or state.players, state.stack, state.first_dealer, state.events[:-1])

@@ -337,9 +337,79 @@ def test_a_repeat_with_the_same_key_changes_once_and_another_body_is_422(
     assert state(client, game)["players"] == ["Ann", "Bbo", "Eve", "Cy"]
 
 
-def test_a_play_or_pay_game_refuses_a_change_of_players(client: FlaskClient) -> None:
+def test_play_or_pay_players_change_between_hands_and_each_change_can_be_undone(
+    client: FlaskClient, app: Flask
+) -> None:
+    made = api_game(client, "play-or-pay", ["Ann", "Bbo", "Cy"], "Ann")
+    events = f"/api/games/{made['id']}/events"
+    settle = {"type": "settle", "winner": "Bbo", "cards_left": {"Ann": 3, "Cy": 2}}
+    assert client.post(events, json=settle, headers=edit_key(made)).status_code == 201
+    after = change(client, made, {"rename": {"from": "Bbo", "to": "Bob"}}).get_json()
+    assert after["players"] == ["Ann", "Bob", "Cy"]
+    assert after["hands"][0]["winner"] == "Bob"
+    with app.app_context():
+        assert [event.data["winner"] for event in db.session.get(Game, made["id"]).events] == ["Bob"]
+    refused(change(client, made, {"add": "Eve", "start": "highest"}), 400, "starting chips; send no start")
+    after = change(client, made, {"add": "Eve"}).get_json()
+    assert after["players"] == ["Ann", "Bob", "Eve", "Cy"]  # left of Bob, who deals hand 2
+    assert after["hand"]["dealer"] == "Bob"
+    assert after["hand"]["turn"] == "Eve"
+    assert after["chips"]["Eve"] == 20
+    after = change(client, made, {"remove": "Cy"}).get_json()
+    assert after["players"] == ["Ann", "Bob", "Eve"]
+    assert after["left"] == ["Cy"]
+    assert after["results"]["Cy"] == -2
+    assert sum(after["results"].values()) == 0
+    assert [item["words"] for item in after["player_changes"]] == [
+        "Bbo was renamed Bob",
+        "Eve joined before hand 2, buying the starting 20 chips",
+        "Cy left before hand 2",
+    ]
+    play = client.post(events, json={"type": "play", "player": "Eve", "card": "7H"}, headers=edit_key(made))
+    assert play.status_code == 201, play.get_json()
+    refused(change(client, made, {"add": "Fay"}), 400, "hand 2 is being played; players change only between hands")
+    refused(change(client, made, {"remove": "Ann"}), 400, "hand 2 is being played")
+    version = state(client, made)["version"]
+    refused(
+        client.delete(f"/api/games/{made['id']}/players/last?version={version}", headers=edit_key(made)),
+        400,
+        "cards or chips were recorded since",
+    )
+    undone = client.delete(f"{events}/last?version={version}", headers=edit_key(made)).get_json()
+    undone = client.delete(f"/api/games/{made['id']}/players/last?version={undone['version']}", headers=edit_key(made))
+    assert undone.get_json()["players"] == ["Ann", "Bob", "Eve", "Cy"]
+    undone = client.delete(f"{events}/last?version={undone.get_json()['version']}", headers=edit_key(made)).get_json()
+    assert undone["players"] == ["Ann", "Bob", "Cy"]  # the event undo takes a join back too
+    assert [bool(item.get("undone_at")) for item in undone["player_changes"]] == [False, True, True]
+    undone = client.delete(f"/api/games/{made['id']}/players/last?version={undone['version']}", headers=edit_key(made))
+    assert undone.get_json()["players"] == ["Ann", "Bbo", "Cy"]
+    assert undone.get_json()["hands"][0]["winner"] == "Bbo"
+
+
+def test_a_play_or_pay_export_with_changed_players_imports_as_the_same_game(client: FlaskClient) -> None:
     made = api_game(client, "play-or-pay", ["Ann", "Bob", "Cy"], "Ann")
-    refused(change(client, made, {"add": "Eve"}), 400, "Play or Pay")
+    events = f"/api/games/{made['id']}/events"
+    client.post(
+        events, json={"type": "settle", "winner": "Bob", "cards_left": {"Ann": 3, "Cy": 2}}, headers=edit_key(made)
+    )
+    change(client, made, {"add": "Eve"})
+    change(client, made, {"remove": "Ann"})
+    client.post(
+        events, json={"type": "settle", "winner": "Eve", "cards_left": {"Bob": 1, "Cy": 2}}, headers=edit_key(made)
+    )
+    exported = client.get(f"/api/games/{made['id']}/export").get_json()
+    imported = client.post("/api/games/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+    original = state(client, made)
+    for key in ("players", "left", "results", "chips", "hand", "hands"):
+        assert imported.get_json()[key] == original[key]
+    csv = client.get(f"/games/{made['id']}/export.csv").get_data(as_text=True)
+    assert csv.splitlines()[0].endswith("Eve chips,Eve balance,Cy chips,Cy balance,Ann chips,Ann balance")
+    exported["game"]["players"] = ["Bob", "Cy", "Ann"]
+    refused(client.post("/api/games/import", json=exported), 400, "those at the table after its events")
+    exported["game"]["players"] = original["players"]
+    exported["tables"]["game_events"][1]["data"] = {"player": "Bob"}
+    refused(client.post("/api/games/import", json=exported), 400, "the events cannot be replayed")
 
 
 def test_a_full_disk_is_503_and_nothing_is_saved(tmp_path: Path) -> None:

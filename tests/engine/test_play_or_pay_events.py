@@ -88,8 +88,8 @@ def test_every_event_reads_back_what_it_writes(event: Event) -> None:
     assert isinstance(hash(event), int)  # frozen
 
 
-def test_the_kinds_are_the_four_events() -> None:
-    assert [kind.value for kind in EventKind] == ["play", "pay", "settle", "purchase"]
+def test_the_kinds_are_the_four_events_and_the_players_who_come_and_go() -> None:
+    assert [kind.value for kind in EventKind] == ["play", "pay", "settle", "purchase", "join", "leave"]
 
 
 def test_parsing_reads_cards_and_names_leniently() -> None:
