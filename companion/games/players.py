@@ -12,7 +12,9 @@ from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.games.forms import ActionForm, PlayersForm
 from companion.games.routes import bp, render_game
 from companion.keys import load_for_edit, load_game
-from companion.services import players
+from companion.models import Game
+from companion.play_or_pay.routes import hand_page_with
+from companion.services import kinds, players
 
 CONFLICT = "Not changed: another phone changed this game meanwhile. Check the players and try again."
 
@@ -24,11 +26,25 @@ def change_players(game_id: str) -> Any:
     try:
         _change(game, form)
     except Conflict:
-        return render_game(load_game(game_id), 409, players_error=CONFLICT, players_typed=form.typed())
+        return _page(load_game(game_id), 409, players_error=CONFLICT, players_typed=form.typed())
     except ServiceError as failure:
         message = f"Not changed: {sentence(failure.message)}"
-        return render_game(load_game(game_id), failure.status, players_error=message, players_typed=form.typed())
-    return redirect(url_for("games.game_page", game_id=game_id, _anchor="players"), 303)
+        return _page(load_game(game_id), failure.status, players_error=message, players_typed=form.typed())
+    return _back(game)
+
+
+def _page(game: Game, status: int, **extra: Any) -> Any:
+    """The game's page again (the hand screen for Play or Pay), with the refused change."""
+    if kinds.of(game).in_rounds:
+        return render_game(game, status, **extra)
+    return hand_page_with(game, status, **extra)
+
+
+def _back(game: Game) -> Any:
+    """After a change: the game's page, at its Players panel."""
+    if kinds.of(game).in_rounds:
+        return redirect(url_for("games.game_page", game_id=game.id, _anchor="players"), 303)
+    return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="change-players"), 303)
 
 
 def _change(game: Any, form: PlayersForm) -> None:
@@ -37,7 +53,8 @@ def _change(game: Any, form: PlayersForm) -> None:
     if change == "rename":
         players.change_players(game, rename={"from": form.old.data, "to": form.new.data}, expected_version=version)
     elif change == "add":
-        players.change_players(game, add=form.name.data, start=form.start_value(), expected_version=version)
+        start = form.start_value() if form.start.raw_data else None  # Play or Pay's form sends no start
+        players.change_players(game, add=form.name.data, start=start, expected_version=version)
     elif change == "remove":
         players.change_players(game, remove=form.leaving.data, expected_version=version)
     else:
@@ -52,4 +69,4 @@ def undo_player_change(game_id: str) -> Any:
         players.undo_last_change(game, form.expected_version())
     except ServiceError as failure:
         abort(failure.status, description=sentence(failure.message))
-    return redirect(url_for("games.game_page", game_id=game_id, _anchor="players"), 303)
+    return _back(game)

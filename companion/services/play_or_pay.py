@@ -116,6 +116,17 @@ class Table:
     player_changes: tuple[dict[str, Any], ...] = ()  # joins, leaves and renames (issue 27), in order
 
     @property
+    def player_history(self) -> tuple[tuple[dict[str, Any], str], ...]:
+        """The changes of players, the latest first, each with its words."""
+        return tuple((change, seating.change_words(change)) for change in reversed(self.player_changes))
+
+    @property
+    def last_player_change(self) -> str | None:
+        """The last change of players that stands, in words (the one an undo takes back)."""
+        standing = [change for change in self.player_changes if not change.get("undone_at")]
+        return seating.change_words(standing[-1]) if standing else None
+
+    @property
     def name(self) -> str:
         return PRESETS[PLAY_OR_PAY].name
 

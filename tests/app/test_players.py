@@ -589,3 +589,39 @@ def test_contract_rummy_keeps_buys_and_exact_cuts_under_the_new_names_and_counts
     nxt = score(client, made, "Eve", {"Ann": 5, "Bob": 5, "Dee": 5, "Eve": 0}, exact_cut="Eve")
     assert nxt["rounds"][1]["points"]["Eve"] == -50
     assert nxt["rounds"][1]["buys"] == {"Ann": 0, "Bob": 1, "Dee": 0, "Eve": 0}
+
+
+def test_the_hand_screen_s_players_panel_adds_removes_renames_and_undoes(client: FlaskClient) -> None:
+    token = CSRF_INPUT.search(client.get("/games/new").get_data(as_text=True))
+    assert token
+    started = client.post(
+        "/games/new/chips",
+        data={"csrf_token": token.group(1), "players": "Ann\nBbo\nCy", "chips": "20", "first_dealer": "0"},
+    )
+    assert started.status_code == 303, started.get_data(as_text=True)[:2000]
+    game_id = started.headers["Location"].split("/")[2]
+
+    def post(url: str, data: dict[str, Any]) -> Any:
+        page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
+        csrf = CSRF_INPUT.search(page)
+        version = re.search(r'name="version" value="(\d+)"', page)
+        assert csrf and version
+        return client.post(url, data={"csrf_token": csrf.group(1), "version": version.group(1), **data})
+
+    page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
+    assert 'id="change-players"' in page
+    answer = post(f"/games/{game_id}/players", {"change": "add", "name": "Eve"})
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith(f"/games/{game_id}/hand#change-players")
+    assert post(f"/games/{game_id}/players", {"change": "remove", "leaving": "Cy"}).status_code == 303
+    assert post(f"/games/{game_id}/players", {"change": "rename", "old": "Bbo", "new": "Bob"}).status_code == 303
+    page = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
+    assert "Eve joined before hand 1, buying the starting 20 chips." in page
+    assert "Left the table: Cy." in page
+    refused_page = post(f"/games/{game_id}/players", {"change": "add", "name": "eve"})
+    assert refused_page.status_code == 400
+    assert "Not changed: &#34;eve&#34; cannot join: &#34;Eve&#34; is already at this table." in refused_page.get_data(
+        as_text=True
+    )
+    assert post(f"/games/{game_id}/players/last/undo", {}).status_code == 303
+    assert "Bbo was renamed Bob (undone)." in client.get(f"/games/{game_id}/hand").get_data(as_text=True)
