@@ -82,6 +82,7 @@ def _seat_event(game: Game, kind: str, name: object) -> str:
     }
     if kind == "join":
         change.update(start=after.stack, choice="chips")
+        _join_group(game, name)
     game.seating = {"founders": founders, "changes": [*seating.changes_of(game), change]}
     game.players = list(after.players)
     game.updated_at = utc_now()
@@ -123,7 +124,7 @@ def rename_player(game: Game, old: object, new: object) -> str:
 
 
 def _join_group(game: Game, name: str) -> None:
-    """A renamed player of a group's game is one of the group's members under the new name."""
+    """A late or renamed player of a group's game is one of the group's members under that name."""
     if game.group_id:
         groups.join(groups.get_group(game.group_id), [name])
 
@@ -141,6 +142,7 @@ def add_player(game: Game, name: object, start: object) -> str:
     table = engine_call(seats.join, table, new_name, number, points, rules.preset.max_players)
     choice = start if isinstance(start, str) else "points"
     change = {"kind": "add", "name": new_name, "round": number, "start": points, "choice": choice}
+    _join_group(game, new_name)
     _store(game, table, change)
     return seating.change_words(change)
 

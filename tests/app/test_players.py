@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.extensions import db
-from companion.models import Dispute, Game, Round, RoundRevision
+from companion.models import Dispute, Game, GroupMember, Round, RoundRevision
 from companion.services.store import PRESETS
 from tests.app.test_database_faults import assert_api_503, disk_full
 from tests.conftest import CSRF_INPUT, api_game, app_on, edit_key
@@ -625,3 +625,21 @@ def test_the_hand_screen_s_players_panel_adds_removes_renames_and_undoes(client:
     )
     assert post(f"/games/{game_id}/players/last/undo", {}).status_code == 303
     assert "Bbo was renamed Bob (undone)." in client.get(f"/games/{game_id}/hand").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("variant", ["pay-me", "play-or-pay"])
+def test_the_group_s_records_keep_players_who_joined_or_left(client: FlaskClient, variant: str) -> None:
+    group = client.post("/api/groups", json={"name": "Fridays", "players": ["Ann", "Bob", "Cy"]}).get_json()
+    made = client.post(
+        "/api/games",
+        json={"variant": variant, "players": ["Ann", "Bob", "Cy"], "group": group["id"]},
+        headers={"X-Group-Key": group["edit_key"]},
+    ).get_json()
+    assert change(client, made, {"add": "Eve"}).status_code == 200
+    assert change(client, made, {"remove": "Cy"}).status_code == 200
+    records = client.get(f"/api/groups/{group['id']}")
+    assert records.status_code == 200
+    assert {"Ann", "Bob", "Cy", "Eve"} <= {line["name"] for line in records.get_json()["players"]}
+    assert client.get(f"/groups/{group['id']}").status_code == 200
+    with client.application.app_context():
+        assert [member.name for member in db.session.query(GroupMember)] == ["Eve"]  # a member now
