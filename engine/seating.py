@@ -37,12 +37,14 @@ __all__ = [
     "can_rename",
     "can_start_from",
     "dealer",
+    "dealers",
     "everyone",
     "first_player",
     "founders",
     "join",
     "leave",
     "left_players",
+    "next_player",
     "rename",
     "seated",
     "start_points",
@@ -193,9 +195,32 @@ def dealer(table: Table, round_number: int) -> str:
     return who
 
 
+def dealers(table: Table, last_round: int) -> tuple[str, ...]:
+    """Who deals each round from 1 to `last_round`, in one walk round the table (`dealer` for each).
+
+    >>> dealers(leave(founders(["Ann", "Bob", "Cy"], "Cy"), "Ann", 3), 5)
+    ('Cy', 'Ann', 'Bob', 'Cy', 'Bob')
+    """
+    if last_round < 1:
+        return ()
+    who = [dealer(table, 1)]
+    for number in range(2, last_round + 1):
+        who.append(_next_playing(table, who[-1], number))
+    return tuple(who)
+
+
 def first_player(table: Table, round_number: int) -> str:
     """Who plays first in a round: the next player left of its dealer who plays it."""
-    return _next_playing(table, dealer(table, round_number), round_number)
+    return next_player(table, dealer(table, round_number), round_number)
+
+
+def next_player(table: Table, after: str, round_number: int) -> str:
+    """The next player left of `after` who plays the round.
+
+    >>> next_player(leave(founders(["Ann", "Bob", "Cy"], "Ann"), "Bob", 2), "Ann", 2)
+    'Cy'
+    """
+    return _next_playing(table, after, round_number)
 
 
 def _clash(table: Table, name: str, besides: str | None = None) -> str | None:

@@ -291,7 +291,7 @@ def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
     return tuple(WildCard(token, JOKER_SYMBOL if token == "JK" else token, token == "JK") for token in info.wild_tokens)
 
 
-def _plan(info: RoundInfo, seated: seats.Table, preset: Preset) -> RoundPlan:
+def _plan(info: RoundInfo, seated: seats.Table, preset: Preset, dealer: str) -> RoundPlan:
     table = preset.table_for(len(seats.seated(seated, info.number)))
     return RoundPlan(
         number=info.number,
@@ -300,8 +300,8 @@ def _plan(info: RoundInfo, seated: seats.Table, preset: Preset) -> RoundPlan:
         wild_words=info.wild_words,
         wild_cards=_wild_cards(info),
         multiplier=info.multiplier,
-        dealer=seats.dealer(seated, info.number),
-        first_player=seats.first_player(seated, info.number),
+        dealer=dealer,
+        first_player=seats.next_player(seated, dealer, info.number),
         decks=table.decks,
         jokers=table.jokers,
         discard_pile=info.discard_pile,
@@ -372,7 +372,11 @@ def build_view(game: Game, history_page: int = 1) -> GameView:
     rules = rules_for(game.variant, game.options)
     table = seating.table_of(game)
     players = seats.everyone(table)
-    plans = [_plan(info, table, rules.preset) for info in schedule(rules)]
+    rounds = schedule(rules)
+    plans = [
+        _plan(info, table, rules.preset, who)
+        for info, who in zip(rounds, seats.dealers(table, len(rounds)), strict=True)
+    ]
     corrected = _corrected_rounds(game)
     revisions, history_entries, history_page = history_slice(game, history_page)
     played = tuple(_played(stored, plans[stored.number - 1], table, corrected, rules) for stored in game.rounds)

@@ -208,3 +208,19 @@ def test_who_plays_and_deals_each_round_matches_the_deal_walked_round_the_table(
                 current = seats.join(current, name, number, max_players=8)
     expected = reference_dealers(founders, first, changes, rounds)
     assert [(seats.dealer(current, n), seats.seated(current, n)) for n in range(1, rounds + 1)] == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(games())
+def test_the_dealers_in_one_walk_are_the_dealer_of_each_round(
+    game: tuple[list[str], str, dict[int, list[tuple[str, str]]], int],
+) -> None:
+    founders, first, changes, rounds = game
+    current = seats.founders(founders, first)
+    for number in range(1, rounds + 1):
+        for kind, name in changes.get(number, []):
+            if kind == "leave":
+                current = seats.leave(current, name, number, min_players=2)
+            else:
+                current = seats.join(current, name, number, max_players=8)
+    assert seats.dealers(current, rounds) == tuple(seats.dealer(current, n) for n in range(1, rounds + 1))
