@@ -19,7 +19,7 @@ writes it back; `apply_event`, `replay` and `undo_last_event` give the `GameStat
 >>> str(hand.needed), hand.pot, hand.paid
 ('AH', 1, (0, 0, 1))
 
-The package, by job: `table` (limits, errors, seats and the deal), `chips` (the chip ledger),
+The package, by job: `table` (limits, seats and the deal), `errors`, `chips` (the chip ledger),
 `hand` (a hand played card by card or settled after the fact), `events` (what a table reports),
 `game` (the events replayed into a `GameState`) and `rules_text` (the rules in words).
 Every public name is re-exported here: import them from `engine.play_or_pay`.
