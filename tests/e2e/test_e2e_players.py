@@ -26,7 +26,8 @@ async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
 def test_rename_add_and_remove_through_the_players_panel(browser: Any, base_url: str) -> None:
     from playwright.sync_api import expect
 
-    status, game = call(base_url, "POST", "/api/games", {"variant": "3-13", "players": ["Ann", "Bbo", "Cy"]})
+    body = {"variant": "3-13", "players": ["Ann", "Bbo", "Cy"], "first_dealer": "Ann"}
+    status, game = call(base_url, "POST", "/api/games", body)
     assert status == 201, game
     scores = {"went_out": "Ann", "scores": {"Ann": 0, "Bbo": 20, "Cy": 5}, "second_discards": {"Bbo": 1}}
     status, first = call(base_url, "POST", f"/api/games/{game['id']}/rounds", scores, game["edit_key"])
