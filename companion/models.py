@@ -41,6 +41,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
     # Contract Rummy (issue 15): buys each player has used in the deal being played, until its round is saved.
     buys: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True, default=None)
+    # Players who joined late, left or were renamed (issue 27): {"table": engine.seating.Table.as_json(),
+    # "changes": [...]}, None while the players are those the game started with. `players` then holds
+    # the players of the next round, in seat order.
+    seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="game", order_by="Round.number", cascade="all, delete-orphan"

@@ -271,6 +271,61 @@ class BuyChange(Body):
     version: Version = None
 
 
+class Rename(Body):
+    """A player's name as it was, and as it should be."""
+
+    has: ClassVar[str] = "a rename has"
+
+    from_: Annotated[StrictStr, Says("rename.from must be a player's name"), Field(alias="from", examples=["Bbo"])]
+    to: Annotated[StrictStr, Says("rename.to must be a player's name"), Field(examples=["Bob"])]
+
+
+StartScore = Annotated[
+    Literal["highest", "average", "zero"] | StrictInt | None,
+    Says('start must be "highest", "average", "zero" or a whole number of points'),
+    Field(
+        description="What a late player's score starts from: the highest or the average (rounded half up) of the "
+        "totals of the players at the table, zero (the default), or a number of points."
+    ),
+]
+
+
+class PlayerChange(Body):
+    """One change of players between rounds (issue 27): rename a player everywhere, seat a late player
+    left of the next round's dealer, or take a player out from the next round."""
+
+    has: ClassVar[str] = "a change of players has"
+
+    rename: Annotated[
+        Rename | None,
+        Says('rename must be an object such as {"from": "Bbo", "to": "Bob"}'),
+        Field(
+            description="Rename a player everywhere: standings, history, sheets, exports, the group's records. "
+            "Names stay unique, whatever their case."
+        ),
+    ] = None
+    add: Annotated[
+        StrictStr | None,
+        Says("add must be the new player's name"),
+        Field(
+            description="Seat a late player left of the dealer of the next round; a 3-13 pot collects the ante "
+            "from them. The preset's player limit holds.",
+            examples=["Eve"],
+        ),
+    ] = None
+    start: StartScore = None
+    remove: Annotated[
+        StrictStr | None,
+        Says("remove must be the name of the player who leaves"),
+        Field(
+            description="Take a player out from the next round: their past rounds and money stay, they no longer "
+            "deal or score, and the standings show them as left.",
+            examples=["Cy"],
+        ),
+    ] = None
+    version: Version = None
+
+
 class Event(Body):
     """A Play or Pay event."""
 
@@ -594,6 +649,25 @@ class Pot(BaseModel):
     net: Names = Field(description="Cents each player received from the pot minus paid into it.")
 
 
+class PlayerChangeDone(BaseModel):
+    """A change of players as the game keeps it."""
+
+    kind: Literal["rename", "add", "remove"]
+    round: int = Field(description="The round (Play or Pay: the hand) the change was made before.")
+    unit: Literal["hand"] | None = Field(None, description='Play or Pay: "hand" (left out for rounds).')
+    event: int | None = Field(None, description="Play or Pay: the number of the join or leave event.")
+    words: str = Field(description="The change in words, as the history shows it.")
+    at: str | None = Field(None, description="When it was made (UTC).")
+    undone_at: str | None = Field(None, description="When it was undone (UTC); left out while it stands.")
+    name: str | None = Field(None, description="add and remove: the player.")
+    start: int | None = Field(None, description="add: the points the player started from.")
+    choice: str | None = Field(
+        None, description='add: "highest", "average", "zero", "points", or "chips" (Play or Pay).'
+    )
+    from_: str | None = Field(None, alias="from", description="rename: the name it had.")
+    to: str | None = Field(None, description="rename: the name it has.")
+
+
 class Game(BaseModel):
     """A game played in rounds; a Play or Pay game is a PlayOrPayGame."""
 
@@ -613,6 +687,14 @@ class Game(BaseModel):
         None, description="Contract Rummy: each player's buys in the deal being played (left out for other games)."
     )
     buy_limit: int | None = Field(None, description="Contract Rummy: the most buys a player may make in a deal.")
+    left: list[str] | None = Field(
+        None,
+        description="Players who left the table (issue 27): their totals and money stay; `players` lists those "
+        "who play the next round. Left out while the players never changed.",
+    )
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Joins, leaves and renames in order, undone ones included. Left out while there are none."
+    )
 
 
 class ChipEntry(BaseModel):
@@ -681,6 +763,13 @@ class PlayOrPayGame(BaseModel):
     )
     version: int | None = None
     group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+    left: list[str] | None = Field(
+        None,
+        description="Players who left between hands (issue 27): their chips and results stay. Left out while none.",
+    )
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Joins, leaves and renames in order, undone ones included. Left out while there are none."
+    )
 
 
 class EditKey(BaseModel):
@@ -788,6 +877,13 @@ class ExportedGame(Row):
         exclude_if=lambda value: value is None,
         description="Contract Rummy: buys each player used in the deal being played (left out when none).",
     )
+    seating: dict[str, Any] | None = Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description='Players who joined late, left or were renamed: {"table": {"seats": [{"name", "joined", '
+        '"left", "start"}], "first_dealer"}, "changes": [...]}; players then lists those at the table for the '
+        "next round. Left out while the players never changed.",
+    )
 
     @model_serializer(mode="wrap")
     def _loose_game_has_no_group(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -834,7 +930,7 @@ class ExportedRevision(Row):
 
 class ExportedEvent(Row):
     number: int
-    kind: Literal["play", "pay", "settle", "purchase"]
+    kind: Literal["play", "pay", "settle", "purchase", "join", "leave"]
     data: dict[str, Any] = Field(description="The event's fields, without type and version.")
     created_at: UtcDateTime | None = None
 

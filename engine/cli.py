@@ -21,7 +21,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _parser() -> argparse.ArgumentParser:
+def command_parser() -> argparse.ArgumentParser:
+    """The command line, every command and option: the API twins test reads its options from here."""
     parser = _Parser(prog="python -m engine", description="Card Table Companion rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -166,7 +167,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
     out = out or sys.stdout
     try:
-        args = _parser().parse_args(argv)
+        args = command_parser().parse_args(argv)
         _run(args, out)
     except (UsageError, EngineError) as error:
         message = " ".join(str(error).split())

@@ -42,11 +42,13 @@ __all__ = [
     "net",
     "pot_balance",
     "record_round",
+    "reseat",
     "round_entries",
     "split_evenly",
     "start_pot",
     "verify_finish_game",
     "verify_players",
+    "verify_reseat",
     "verify_round",
 ]
 
@@ -455,10 +457,16 @@ class Pot:
     entries: tuple[LedgerEntry, ...]
     rounds_recorded: int = 0
     finished: bool = False
+    left: tuple[str, ...] = ()  # players who left the table: their money stays in the ledger
 
     @property
     def balance(self) -> int:
         return pot_balance(self.entries)
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """The players at the table now, then those who left."""
+        return self.players + self.left
 
     def as_json(self) -> dict[str, Any]:
         """The pot as the web API sends it (see `ledger_json`).
@@ -466,7 +474,40 @@ class Pot:
         >>> start_pot(["Ann", "Bob"]).as_json()["net"]
         {'Ann': -50, 'Bob': -50}
         """
-        return ledger_json(self.entries, self.players)
+        return ledger_json(self.entries, self.everyone)
+
+
+def verify_reseat(pot: Pot, players: Sequence[str]) -> tuple[str, ...]:
+    """The new players of a pot between rounds, in seat order, or PotError: a player who left
+    cannot come back, and the game must not be over.
+
+    >>> verify_reseat(reseat(start_pot(["Ann", "Bob", "Cy"]), ["Ann", "Bob"]), ["Ann", "Bob", "Cy"])
+    Traceback (most recent call last):
+    ...
+    engine.pot.PotError: "Cy" left this game and cannot sit down again
+    """
+    seated = verify_players(players)
+    if pot.finished:
+        raise PotError(f"the players cannot change to {', '.join(seated)}: the game is over and the pot is paid out")
+    for name in seated:
+        if name in pot.left:
+            raise PotError(f'"{name}" left this game and cannot sit down again')
+    return seated
+
+
+def reseat(pot: Pot, players: Sequence[str]) -> Pot:
+    """The pot after the players changed between rounds: a newcomer pays the ante as everyone did,
+    and a player who is no longer seated has left (what they paid and won stays theirs).
+
+    >>> pot = reseat(start_pot(["Ann", "Bob"]), ["Bob", "Eve"])
+    >>> pot.balance, pot.players, pot.left, net(pot.entries, pot.everyone)
+    (150, ('Bob', 'Eve'), ('Ann',), {'Bob': -50, 'Eve': -50, 'Ann': -50})
+    """
+    seated = verify_reseat(pot, players)
+    newcomers = [name for name in seated if name not in pot.players]
+    going = tuple(name for name in pot.players if name not in seated)
+    entries = ante_entries(newcomers, pot.settings) if newcomers else ()
+    return replace(pot, players=seated, entries=pot.entries + entries, left=pot.left + going)
 
 
 def start_pot(players: Sequence[str], settings: PotSettings | None = None) -> Pot:

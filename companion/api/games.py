@@ -17,7 +17,7 @@ from companion.api.once import exactly_once
 from companion.errors import InvalidInput, NotAllowed
 from companion.keys import check_group_key, edit_required
 from companion.models import Game
-from companion.services import contract, groups, kinds, rummy, store
+from companion.services import contract, groups, kinds, players, rummy, store
 
 
 @bp.get("/games")
@@ -139,4 +139,24 @@ def change_buys(game: Game) -> tuple[Response, int]:
 @edit_required
 def undo_round(game: Game) -> tuple[Response, int]:
     rummy.undo_last_round(game, expected_version())
+    return state(game)
+
+
+@bp.post("/games/<game_id>/players")
+@exactly_once()
+@edit_required
+def change_players(game: Game) -> tuple[Response, int]:
+    """Rename a player, seat a late one or take one out from the next round (issue 27)."""
+    body = bodies.parse(schemas.PlayerChange)
+    rename = {"from": body.rename.from_, "to": body.rename.to} if body.rename is not None else None
+    players.change_players(game, rename, body.add, body.start, body.remove, body.version)
+    return state(game)
+
+
+@bp.delete("/games/<game_id>/players/last")
+@exactly_once()
+@edit_required
+def undo_player_change(game: Game) -> tuple[Response, int]:
+    """Undo the last change of players; like undoing a round, it needs the version the client saw."""
+    players.undo_last_change(game, expected_version())
     return state(game)

@@ -34,6 +34,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.GameExport,
     schemas.NewGroup,
     schemas.BuyChange,
+    schemas.PlayerChange,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     schemas.AnyGame,
@@ -74,6 +75,8 @@ WRITES = frozenset(
         "correctRound",
         "undoRound",
         "changeBuys",
+        "changePlayers",
+        "undoPlayerChange",
         "replaceEditKey",
         "addEvent",
         "endGame",
@@ -295,6 +298,32 @@ def paths() -> dict[str, Any]:
                 description="400 with the reason, and nothing stored, for a buy past the deal's limit, taking back "
                 "a buy nobody made, a name that is not a player, a finished game or a game without buying. The "
                 "buys are stored with the deal's round when it is saved, and the count starts again.",
+            ),
+        },
+        "/api/games/{game_id}/players": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "changePlayers",
+                "Rename a player, seat a late player, or take a player out from the next round",
+                {"200": answer("Game", "The game state with the change."), **errors(400, 403, 404, 409)},
+                request="PlayerChange",
+                keyed=True,
+                description="Send one of rename, add (with start) or remove. 400 with the reason, and nothing "
+                "stored, for a name already at the table (whatever its case), a full table, too few players left, "
+                "a player who is not at the table, or a finished game (renames are taken then too). Play or Pay "
+                "games answer 400 for now.",
+            ),
+        },
+        "/api/games/{game_id}/players/last": {
+            "parameters": [GAME_ID],
+            "delete": operation(
+                "undoPlayerChange",
+                "Undo the last change of players (404 when there is none)",
+                {"200": answer("Game", "The game state."), **errors(400, 403, 404, 409, 428)},
+                keyed=True,
+                description=UNDO_DESCRIPTION + " A join or a leave can be undone only before the next round is "
+                "scored (400 otherwise); a round scored after it is undone first.",
+                parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/version": {

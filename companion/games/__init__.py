@@ -1,5 +1,5 @@
 """Games played in rounds: their pages and forms; and the server's /healthz."""
 
-from companion.games import health, routes
+from companion.games import health, players, routes
 
-__all__ = ["health", "routes"]
+__all__ = ["health", "players", "routes"]

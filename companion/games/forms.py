@@ -283,3 +283,34 @@ def round_form(players: Sequence[str], data: dict[str, Any] | None = None) -> Ro
     form.went_out.choices = [SelectChoice(name, name) for name in players]
     form.exact_cut.choices = [SelectChoice("", "Nobody"), *(SelectChoice(name, name) for name in players)]
     return form
+
+
+START_CHOICES = ("highest", "average", "zero", "points")
+
+
+class PlayersForm(ActionForm):
+    """A change of players on the game page (issue 27): which change, and the fields it needs."""
+
+    change = HiddenField()
+    old = StringField("Player")
+    new = StringField("Right name")
+    name = StringField("Name")
+    start = StringField("Starts from", default="highest")
+    points = StringField("Points")
+    leaving = StringField("Player who leaves")
+
+    def start_value(self) -> str | int:
+        """The start the table chose: a choice, or the points typed (InvalidInput when they are not a number)."""
+        choice = str(self.start.data or "zero")
+        if choice != "points":
+            return choice
+        text = str(self.points.data or "").strip()
+        digits = text.removeprefix("-")
+        if not digits.isdecimal() or len(digits) > 6:
+            raise InvalidInput(f'type the points the new player starts from as a whole number, not "{text[:20]}"')
+        return int(text)
+
+    def typed(self) -> dict[str, str]:
+        """What was typed, to put back in the forms after a refusal."""
+        keys = ("change", "old", "new", "name", "start", "points", "leaving")
+        return {key: str(getattr(self, key).data or "") for key in keys}

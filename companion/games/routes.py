@@ -36,7 +36,7 @@ from companion.games.forms import (
 from companion.keys import KEY_COOKIE, forget_key_cookie, group_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
-from companion.services import contract, groups, kinds, pot, rummy, store, transfer
+from companion.services import contract, groups, kinds, pot, rummy, seating, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 from companion.viewer_pages import viewer_page
@@ -204,6 +204,11 @@ def game_page(game_id: str) -> Any:
     game = load_game(game_id)
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
+    return render_game(game)
+
+
+def render_game(game: Game, status: int = 200, **extra: Any) -> Any:
+    """The game page; `extra` is context for its panels (a refused change of players and what was typed)."""
     editing = key_held(game)
 
     def render() -> str:
@@ -221,9 +226,12 @@ def game_page(game_id: str) -> Any:
             edit_key=request.cookies.get(KEY_COOKIE, "") if editing else "",
             points_pattern=POINTS_PATTERN,
             played_at=game.updated_at,
+            **extra,
         )
 
-    return render() if editing else viewer_page(game, render)
+    if editing or extra or status != 200:
+        return render(), status
+    return viewer_page(game, render)
 
 
 def _round_page(game: Game, form: Any, number: int, error: str | None, status: int) -> tuple[str, int]:
@@ -236,6 +244,7 @@ def _round_page(game: Game, form: Any, number: int, error: str | None, status: i
             form=form,
             plan=plan,
             correcting=number <= view.last_round,
+            entry_players=seating.players_of_round(game, number),
             error=error,
             points_pattern=POINTS_PATTERN,
         ),
@@ -270,23 +279,24 @@ def edit_round(game_id: str, number: int) -> Any:
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None:
         abort(404, description=f"Round {number} has not been played in this game.")
+    players = seating.players_of_round(game, number)  # those at the table that round (issue 27)
     data = {
         "version": game.version,
         "went_out": stored.went_out,
-        "scores": [str(stored.scores[name]) for name in game.players],
-        "second_discards": [(stored.second_discards or {}).get(name, 0) for name in game.players],
+        "scores": [str(stored.scores[name]) for name in players],
+        "second_discards": [(stored.second_discards or {}).get(name, 0) for name in players],
         "exact_cut": stored.exact_cut or "",
     }
-    form = round_form(game.players, data=data)
+    form = round_form(players, data=data)
 
     def save() -> None:
         rummy.correct_round(
             game,
             number,
             form.went_out.data,
-            form.score_values(game.players),
+            form.score_values(players),
             form.expected_version(),
-            second_discards=form.second_discard_values(game.players),
+            second_discards=form.second_discard_values(players),
             exact_cut=form.exact_cut.data or "",
         )
 

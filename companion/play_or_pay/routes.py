@@ -69,7 +69,9 @@ def _play_or_pay(game_id: str, edit: bool = False) -> Game:
     return game
 
 
-def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: dict[str, Any] | None = None) -> Any:
+def _hand_page(
+    game: Game, error: str | None = None, status: int = 200, quick: dict[str, Any] | None = None, **extra: Any
+) -> Any:
     table = play_or_pay.table(game)
     form = HandEventForm(data={"version": game.version})
     editing = can_edit(game)
@@ -86,8 +88,14 @@ def _hand_page(game: Game, error: str | None = None, status: int = 200, quick: d
         error=error,
         share_url=share_url(game.id),
         played_at=game.updated_at,
+        **extra,
     )
     return page, status
+
+
+def hand_page_with(game: Game, status: int, **extra: Any) -> Any:
+    """The hand screen with context for its panels (a refused change of players and what was typed)."""
+    return _hand_page(game, status=status, **extra)
 
 
 @bp.get("/games/<game_id>/hand")

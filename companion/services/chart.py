@@ -219,7 +219,7 @@ def score_chart_svg(state: Mapping[str, Any], width: int = 640, height: int = 32
     x axis counts rounds, or deals in a game with contracts (Contract Rummy)."""
     preset = PRESETS.get(str(state.get("variant")))
     x_label = "Deal" if preset is not None and preset.has_contracts else "Round"
-    players = [str(name) for name in state.get("players", [])]
+    players = [str(name) for name in [*state.get("players", []), *(state.get("left") or [])]]
     series = running_totals(players, state.get("rounds", []))
     return series_chart_svg(series, f"Running totals by {x_label.lower()}", width, height, x_label)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.models import Game, utc_now
+from companion.services import seating
 from companion.services.store import check_version, commit, engine_call, rules_for
 from engine import contracts
 from engine.rules import RuleSet
@@ -176,14 +177,16 @@ def checked_buys(rules: RuleSet, players: Sequence[str], value: object) -> dict[
 # ---------------------------------------------------------------- exact cut
 
 
-def verify_exact_cut(game: Game, cutter: object) -> str | None:
-    """The player who cut exactly (None for nobody); refused when the game does not use the exact cut."""
+def verify_exact_cut(game: Game, cutter: object, number: int | None = None) -> str | None:
+    """The player who cut exactly (None for nobody); refused when the game does not use the exact cut.
+    `number` is the deal's (the next one when None): its players are those who can cut."""
     if cutter is None or cutter == "":
         return None
     rules = rules_for(game.variant, game.options)
     if not exact_cut_on(rules):
         raise InvalidInput(NO_EXACT_CUT)
-    if not isinstance(cutter, str) or cutter not in game.players:
+    players = seating.players_of_round(game, number) if number is not None else game.players
+    if not isinstance(cutter, str) or cutter not in players:
         shown = cutter if isinstance(cutter, str) else ""
         raise InvalidInput(f'the player who cut exactly, "{shown[:40]}", is not a player in this game')
     return cutter

@@ -286,8 +286,9 @@ def _record(game: Game) -> tuple[stats.PlayedGame, GameLine]:
         results = table.state.results  # chips held minus chips bought, one chip counted as one cent
         ended = bool(game.finished)  # an ended game is finished: placed by its results, the most chips first
         ranks = {name: -chips for name, chips in results.items()} if ended else {}
-        played = stats.PlayedGame(game.id, tuple(game.players), ended, money=results, ranks=ranks)
-        line = GameLine(game.id, table.name, game.variant, game.created_at, tuple(game.players), played.winners, ended)
+        everyone = table.state.everyone  # those who left a table keep their chips (issue 27)
+        played = stats.PlayedGame(game.id, everyone, ended, money=results, ranks=ranks)
+        line = GameLine(game.id, table.name, game.variant, game.created_at, everyone, played.winners, ended)
         return played, line
     view = rummy.build_view(game)
     pot = view.pot

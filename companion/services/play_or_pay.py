@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import InvalidInput, NotFound
 from companion.models import Game, GameEvent, utc_now
+from companion.services import seating
 from companion.services.store import (
     HANDS_KIND,
     PRESETS,
@@ -38,6 +39,8 @@ DEFAULT_CHIPS = pop.DEFAULT_CHIPS
 MAX_CHIPS = pop.MAX_CHIPS
 CHIPS_KEY = pop.CHIPS_OPTION.key
 EVENT_KINDS = ("play", "pay", "settle", "purchase")
+STORED_KINDS = (*EVENT_KINDS, "join", "leave")
+"""Events a game stores: those of play, and the players who join or leave (issue 27, through the players' route)."""
 EVENTS_REFUSED = "only a Play or Pay game takes events; this game is played in rounds"
 ENDED = "the table has ended this game; undo to take the ending back first"
 
@@ -110,6 +113,18 @@ class Table:
     version: int
     created_at: datetime
     finished: bool = False
+    player_changes: tuple[dict[str, Any], ...] = ()  # joins, leaves and renames (issue 27), in order
+
+    @property
+    def player_history(self) -> tuple[tuple[dict[str, Any], str], ...]:
+        """The changes of players, the latest first, each with its words."""
+        return tuple((change, seating.change_words(change)) for change in reversed(self.player_changes))
+
+    @property
+    def last_player_change(self) -> str | None:
+        """The last change of players that stands, in words (the one an undo takes back)."""
+        standing = [change for change in self.player_changes if not change.get("undone_at")]
+        return seating.change_words(standing[-1]) if standing else None
 
     @property
     def name(self) -> str:
@@ -182,7 +197,7 @@ class Table:
     def result_rows(self) -> list[ResultRow]:
         """Each player's chips held, chips bought and result, for the final page and the sheet."""
         held = self.settled_balances
-        return [ResultRow(name, held[name], self.bought[name], self.results[name]) for name in self.players]
+        return [ResultRow(name, held[name], self.bought[name], self.results[name]) for name in self.state.everyone]
 
     @property
     def last_hand(self) -> pop.HandState | None:
@@ -241,18 +256,25 @@ class Table:
             "variant": PLAY_OR_PAY,
             "options": {"chips": self.stack},
             "players": list(self.players),
-            "first_dealer": self.players[self.first_dealer],
+            "first_dealer": (self.state.founders or self.players)[self.first_dealer],
             "chips": self.balances,
             "hand": self.hand_json(),
             "hands": [hand_json(hand) for hand in self.hands],
-            "flags": [flag_json(flag, self.players) for flag in self.flags],
+            "flags": [flag_json(flag, hand.players) for hand in (*self.hands, self.hand) for flag in hand.flags],
             "ledger": [entry.as_json() for entry in self.ledger],
             "events": self.events,
             "finished": self.finished,
             "bought": self.bought,
             "results": self.results,
             "version": self.version,
+            **({"left": list(self.state.left)} if self.player_changes else {}),
+            **({"player_changes": [changes_json(item) for item in self.player_changes]} if self.player_changes else {}),
         }
+
+
+def changes_json(change: dict[str, Any]) -> dict[str, Any]:
+    """A change of players for the API: its fields and its words."""
+    return {**change, "words": seating.change_words(change)}
 
 
 def hand_json(hand: pop.HandState) -> dict[str, Any]:
@@ -281,18 +303,29 @@ def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
         kind, data = extra
         events.append({"type": kind, **data})
     stack = starting_chips(game)
-    state = engine_call(pop.replay, tuple(game.players), stack, game.first_dealer, events)
+    state = engine_call(pop.replay, tuple(founders(game)), stack, game.first_dealer, events)
     return Table(
-        id=game.id, state=state, version=game.version, created_at=game.created_at, finished=bool(game.finished)
+        id=game.id,
+        state=state,
+        version=game.version,
+        created_at=game.created_at,
+        finished=bool(game.finished),
+        player_changes=tuple((game.seating or {}).get("changes", [])),
     )
 
 
-def parse_event(game: Game, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def founders(game: Game) -> list[str]:
+    """The players the game started with: its events are replayed from them (issue 27: `players`
+    holds those at the table now, once someone joined or left)."""
+    return list((game.seating or {}).get("founders") or game.players)
+
+
+def parse_event(game: Game, body: Mapping[str, Any], kinds: Sequence[str] = EVENT_KINDS) -> tuple[str, dict[str, Any]]:
     """An event from a request body (engine.play_or_pay.Event.parse): its kind and the data stored for it.
 
     The app takes the events of play: a card, a chip, a hand in quick mode, and chips bought (D17).
     """
-    if body.get("type") not in EVENT_KINDS:
+    if body.get("type") not in kinds:
         raise InvalidInput('type must be "play", "pay", "settle" or "purchase"')
     event = engine_call(pop.Event.parse, body, tuple(game.players), ("version",))
     data = event.to_json()
@@ -332,9 +365,28 @@ def undo_last_event(game: Game, expected_version: object = None) -> None:
     if not game.events:
         raise NotFound("there is no event to undo yet")
     require_version(game, expected_version)
-    game.events.remove(game.events[-1])
+    last = game.events[-1]
+    game.events.remove(last)
+    if last.kind in SEAT_KINDS:  # a join or a leave undone: the table as it was, the change marked undone
+        forget_seat_change(game, last.number)
     game.updated_at = utc_now()
     commit()
+
+
+SEAT_KINDS = ("join", "leave")
+
+
+def forget_seat_change(game: Game, event_number: int) -> None:
+    """After the event of a join or a leave is taken back: `players` as the table is now, and the
+    change marked undone in the list of changes of players."""
+    game.players = list(table(game).players)
+    changes = [
+        {**change, "undone_at": utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")}
+        if change.get("event") == event_number and not change.get("undone_at")
+        else change
+        for change in (game.seating or {}).get("changes", [])
+    ]
+    game.seating = {**(game.seating or {}), "changes": changes}
 
 
 def end_game(game: Game, expected_version: object = None) -> Table:
@@ -357,7 +409,9 @@ def balances_after_hands(game: Game) -> list[dict[str, int]]:
     """Each player's chips after each settled hand, from the ledger (chips bought before a hand count in it)."""
     now = table(game)
     return [
-        pop.chip_balances([entry for entry in now.ledger if entry.hand is None or entry.hand <= hand.hand], now.players)
+        pop.chip_balances(
+            [entry for entry in now.ledger if entry.hand is None or entry.hand <= hand.hand], now.state.everyone
+        )
         for hand in now.hands
     ]
 
@@ -396,7 +450,7 @@ def tally(game: Game) -> Tally:
             pot=hand.pot,
             paid={
                 name: -sum(entry.amount for entry in hand.settlement if entry.player == name and entry.amount < 0)
-                for name in now.players
+                for name in now.state.everyone
             },
             balance=after,
             quick=not hand.played,
@@ -406,7 +460,7 @@ def tally(game: Game) -> Tally:
                     for entry in now.ledger
                     if entry.kind is pop.ChipKind.PURCHASE and entry.hand == hand.hand and entry.player == name
                 )
-                for name in now.players
+                for name in now.state.everyone
             },
         )
         for hand, after in zip(now.hands, balances, strict=True)

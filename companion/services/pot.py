@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import InvalidInput
 from companion.models import Game
+from companion.services import seating
 from companion.services.store import PRESETS, ROUNDS_KIND, engine_call, is_whole, preset_kind
 from engine import pot as pots
 
@@ -135,6 +136,8 @@ class PotView:
     end_explanation: tuple[str, ...] = ()
     """Once the game is over: the booby prize's and the payout's arithmetic, one sentence each."""
 
+    left: tuple[str, ...] = ()  # players who left the table: their money stays theirs
+
     def as_json(self) -> dict[str, Any]:
         return pots.ledger_json(self.entries, self.players)
 
@@ -148,20 +151,23 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
     if not has_pot(game) or game.money is None:
         return None
     settings = settings_of(game.money)
-    players = tuple(game.players)
-    pot = engine_call(pots.start_pot, players, settings)
+    players = seating.everyone(game)
+    pot = engine_call(pots.start_pot, seating.players_of_round(game, 1), settings)
     sections = [LedgerSection("Ante", None, pot.entries, pot.balance)]
     pickups: dict[int, dict[str, int]] = {}
     for stored in game.rounds:
+        pot = _reseat(game, pot, stored.number, sections)
         before = len(pot.entries)
         counts = dict(stored.second_discards or {})
         pot = engine_call(pots.record_round, pot, stored.number, counts, stored.went_out)
         pickups[stored.number] = counts
         sections.append(LedgerSection(f"Round {stored.number}", stored.number, pot.entries[before:], pot.balance))
     explanation: tuple[str, ...] = ()
+    if not finished:
+        pot = _reseat(game, pot, len(game.rounds) + 1, sections)
     if finished:
         before = len(pot.entries)
-        explanation = engine_call(pots.explain_end, pot.balance, dict(totals), players, settings)
+        explanation = engine_call(pots.explain_end, pot.balance, dict(totals), pot.players, settings)
         pot = engine_call(pots.finish_game, pot, dict(totals))
         sections.append(LedgerSection("End of the game", None, pot.entries[before:], pot.balance))
     knocks = {
@@ -176,6 +182,7 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
         entries=pot.entries,
         balance=pot.balance,
         net=pots.net(pot.entries, players),
+        left=pot.left,
         sections=tuple(sections),
         knocks=knocks,
         pickups=pickups,
@@ -184,15 +191,29 @@ def pot_view(game: Game, totals: Mapping[str, int], finished: bool) -> PotView |
     )
 
 
-def verify_second_discards(game: Game, value: object) -> dict[str, int] | None:
-    """A round's second-discard pickups by player (zeros left out), or None for a game without a pot."""
+def _reseat(game: Game, pot: pots.Pot, number: int, sections: list[LedgerSection]) -> pots.Pot:
+    """The pot with the players of round `number`: a late player's ante is collected before it."""
+    players = tuple(seating.players_of_round(game, number))
+    if players == pot.players:
+        return pot
+    before = len(pot.entries)
+    pot = engine_call(pots.reseat, pot, players)
+    if len(pot.entries) > before:
+        sections.append(LedgerSection(f"Late ante (round {number})", None, pot.entries[before:], pot.balance))
+    return pot
+
+
+def verify_second_discards(game: Game, value: object, number: int | None = None) -> dict[str, int] | None:
+    """A round's second-discard pickups by player (zeros left out), or None for a game without a pot.
+    `number` is the round's (the next one when None): its players are those who can take one."""
+    players = seating.players_of_round(game, number) if number is not None else list(game.players)
     if value is None:
         return {} if has_pot(game) else None
     if not isinstance(value, dict):
         raise InvalidInput("second_discards must be an object of counts by player name")
     counts: dict[str, int] = {}
     for name, count in value.items():
-        if name not in game.players:
+        if name not in players:
             raise InvalidInput(f'"{name}" took a second discard but is not a player in this game')
         if not is_whole(count) or not 0 <= count <= MAX_PICKUPS:
             raise InvalidInput(
@@ -206,7 +227,7 @@ def verify_second_discards(game: Game, value: object) -> dict[str, int] | None:
         return None
     if counts and game.money is not None and settings_of(game.money).is_simple:
         raise InvalidInput("this game has a simple pot: second discards cost nothing and are not counted")
-    return {name: counts[name] for name in game.players if name in counts}
+    return {name: counts[name] for name in players if name in counts}
 
 
 def format_cents(amount: int) -> str:

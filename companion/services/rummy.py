@@ -19,7 +19,7 @@ from companion.bounds import HISTORY_PAGE, pages_for
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Game, Round, RoundRevision, utc_now
-from companion.services import contract, disputes, pot
+from companion.services import contract, disputes, pot, seating
 from companion.services.contract import Fan
 from companion.services.pot import PotView
 from companion.services.sheets import KNOCKING_VARIANTS
@@ -38,11 +38,11 @@ from companion.services.store import (
     rules_for,
     store_new_game,
 )
-from engine.rules import DeckRow, OptionSpec, Preset, RuleSet
-from engine.schedule import RoundInfo, dealer_seat, first_player_seat, round_info, schedule
+from engine import seating as seats
+from engine.rules import OptionSpec, Preset, RuleSet
+from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import (
     Standing,
-    next_first_dealer,
     round_points,
     standings,
     totals,
@@ -187,6 +187,26 @@ class GameView:
     exact_cut_points: int = 0
     history_entries: int = 0  # in the whole history
     history_page: int = 1
+    seated: tuple[str, ...] = ()  # the players of the next round (`players` holds everyone who sat down)
+    left: tuple[str, ...] = ()  # the players who left the table (issue 27)
+    player_changes: tuple[dict[str, Any], ...] = ()  # joins, leaves and renames, in order
+
+    @property
+    def start_preview(self) -> dict[str, int]:
+        """What a late player would start from now: the highest and the average total at the table."""
+        playing = {name: self.totals[name] for name in self.seated}
+        return {choice.value: seats.start_points(choice.value, playing) for choice in seats.StartChoice}
+
+    @property
+    def last_player_change(self) -> str | None:
+        """The last change of players that stands, in words (the one an undo takes back)."""
+        standing = [change for change in self.player_changes if not change.get("undone_at")]
+        return seating.change_words(standing[-1]) if standing else None
+
+    @property
+    def player_history(self) -> tuple[tuple[dict[str, Any], str], ...]:
+        """The changes of players, the latest first, each with its words."""
+        return tuple((change, seating.change_words(change)) for change in reversed(self.player_changes))
 
     @property
     def history_pages(self) -> int:
@@ -211,7 +231,7 @@ class GameView:
             "id": self.id,
             "variant": self.variant,
             "options": self.options,
-            "players": list(self.players),
+            "players": list(self.seated or self.players),
             "rounds": [played.as_json() for played in self.rounds],
             "totals": dict(self.totals),
             "next_round": self.next_round.as_json() if self.next_round else None,
@@ -220,7 +240,19 @@ class GameView:
             "version": self.version,
             "pot": self.pot.as_json() if self.pot else None,
             **({"buys": dict(self.buys), "buy_limit": self.buy_limit} if self.buys is not None else {}),
+            **self.seating_json(),
         }
+
+    def seating_json(self) -> dict[str, Any]:
+        """Who left and the changes of players, left out for a game whose players never changed."""
+        if not self.player_changes:
+            return {}
+        return {"left": list(self.left), "player_changes": [_change_json(item) for item in self.player_changes]}
+
+
+def _change_json(change: dict[str, Any]) -> dict[str, Any]:
+    """A change of players for the API: its fields and its words."""
+    return {**change, "words": seating.change_words(change)}
 
 
 @dataclass(frozen=True)
@@ -259,8 +291,8 @@ def _wild_cards(info: RoundInfo) -> tuple[WildCard, ...]:
     return tuple(WildCard(token, JOKER_SYMBOL if token == "JK" else token, token == "JK") for token in info.wild_tokens)
 
 
-def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: DeckRow) -> RoundPlan:
-    count = len(players)
+def _plan(info: RoundInfo, seated: seats.Table, preset: Preset, dealer: str) -> RoundPlan:
+    table = preset.table_for(len(seats.seated(seated, info.number)))
     return RoundPlan(
         number=info.number,
         cards=info.cards,
@@ -268,8 +300,8 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
         wild_words=info.wild_words,
         wild_cards=_wild_cards(info),
         multiplier=info.multiplier,
-        dealer=players[dealer_seat(first_dealer, info.number, count)],
-        first_player=players[first_player_seat(first_dealer, info.number, count)],
+        dealer=dealer,
+        first_player=seats.next_player(seated, dealer, info.number),
         decks=table.decks,
         jokers=table.jokers,
         discard_pile=info.discard_pile,
@@ -279,8 +311,9 @@ def _plan(info: RoundInfo, players: Sequence[str], first_dealer: int, table: Dec
     )
 
 
-def _played(stored: Round, plan: RoundPlan, players: Sequence[str], corrected: set[int], rules: RuleSet) -> PlayedRound:
-    scores = {name: stored.scores[name] for name in players}
+def _played(stored: Round, plan: RoundPlan, table: seats.Table, corrected: set[int], rules: RuleSet) -> PlayedRound:
+    players = seats.seated(table, stored.number)
+    scores = {name: stored.scores[name] for name in players if name in stored.scores}
     points = contract.cut_points(round_points(scores, plan.multiplier), stored.exact_cut, rules)
     return PlayedRound(
         plan,
@@ -337,14 +370,21 @@ def build_view(game: Game, history_page: int = 1) -> GameView:
     """The state of a game, every rule fact from the engine, with one page of its history."""
     verify_rounds(game)
     rules = rules_for(game.variant, game.options)
-    players = tuple(game.players)
-    table = rules.preset.table_for(len(players))
-    plans = [_plan(info, players, game.first_dealer, table) for info in schedule(rules)]
+    table = seating.table_of(game)
+    players = seats.everyone(table)
+    rounds = schedule(rules)
+    plans = [
+        _plan(info, table, rules.preset, who)
+        for info, who in zip(rounds, seats.dealers(table, len(rounds)), strict=True)
+    ]
     corrected = _corrected_rounds(game)
     revisions, history_entries, history_page = history_slice(game, history_page)
-    played = tuple(_played(stored, plans[stored.number - 1], players, corrected, rules) for stored in game.rounds)
-    running = totals(players, [item.points for item in played])
+    played = tuple(_played(stored, plans[stored.number - 1], table, corrected, rules) for stored in game.rounds)
+    starts = seating.start_points(game)
+    running = {name: starts.get(name, 0) + total for name, total in totals(players, [p.points for p in played]).items()}
     finished = len(played) >= rules.rounds
+    left = seats.left_players(table, len(played) + 1)
+    playing = {name: total for name, total in running.items() if name not in left}
     options = rules.options_json()
     return GameView(
         id=game.id,
@@ -359,16 +399,19 @@ def build_view(game: Game, history_page: int = 1) -> GameView:
         total_rounds=rules.rounds,
         rounds=played,
         totals=running,
-        standings=tuple(standings(running)),
+        standings=tuple(standings(playing)) + tuple(Standing(0, name, running[name], False) for name in left),
         next_round=None if finished else plans[len(played)],
         finished=finished,
-        winners=tuple(winners(running)) if finished else (),
+        winners=tuple(winners(playing)) if finished else (),
         history=tuple(_history(revision, players) for revision in revisions),
         history_entries=history_entries,
         history_page=history_page,
+        seated=tuple(game.players),
+        left=left,
+        player_changes=tuple(seating.changes_of(game)),
         version=game.version,
         created_at=game.created_at,
-        pot=pot.pot_view(game, running, finished),
+        pot=pot.pot_view(game, playing, finished),
         buys=contract.current_buys(game) if contract.has_buying(rules) else None,
         buy_limit=contract.buy_limit(rules) if contract.has_buying(rules) else 0,
         exact_cut=contract.exact_cut_on(rules),
@@ -443,7 +486,7 @@ def rematch(game: Game) -> tuple[Game, str]:
     if not game.finished:
         raise InvalidInput("a rematch can start only when the game is over")
     rules = rules_for(game.variant, game.options)
-    seat = next_first_dealer(game.first_dealer, len(game.rounds), len(game.players))
+    seat = game.players.index(seats.dealer(seating.table_of(game), len(game.rounds) + 1))
     return store_new_game(  # a rematch stays in the game's group
         rules.preset.id, rules.options_json(), list(game.players), seat, game.money, group_id=game.group_id
     )
@@ -454,9 +497,10 @@ def _verified_scores(game: Game, number: int, went_out: object, scores: object) 
         raise InvalidInput("went_out must be the name of the player who went out")
     if not isinstance(scores, dict):
         raise InvalidInput("scores must be an object of card points by player name")
-    checked: dict[str, int] = engine_call(verify_round_scores, list(game.players), went_out, scores)
+    players = seating.players_of_round(game, number)
+    checked: dict[str, int] = engine_call(verify_round_scores, players, went_out, scores)
     rules = rules_for(game.variant, game.options)
-    engine_call(verify_within_hand, checked, rules, round_info(rules, number), len(game.players))
+    engine_call(verify_within_hand, checked, rules, round_info(rules, number), len(players))
     return checked
 
 
@@ -518,8 +562,10 @@ def correct_round(
     checked = _verified_scores(game, number, went_out, scores)
     if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
         kept = stored.hands  # the same scores typed again: the cards entered still back them
-    pickups = stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards)
-    cutter = stored.exact_cut if exact_cut is None else contract.verify_exact_cut(game, exact_cut)
+    pickups = (
+        stored.second_discards if second_discards is None else pot.verify_second_discards(game, second_discards, number)
+    )
+    cutter = stored.exact_cut if exact_cut is None else contract.verify_exact_cut(game, exact_cut, number)
     before = (stored.went_out, stored.scores, stored.hands, stored.second_discards, stored.exact_cut)
     if before == (went_out, checked, kept, pickups, cutter):
         return
@@ -539,6 +585,11 @@ def undo_last_round(game: Game, expected_version: object = None) -> None:
     if not game.rounds:
         raise NotFound("there is no round to undo yet")
     require_version(game, expected_version)
+    pending = seating.pending_change(game)
+    if pending is not None:
+        raise InvalidInput(
+            f"{seating.change_words(pending)}, after round {len(game.rounds)}: undo that change of players first"
+        )
     last = game.rounds[-1]
     db.session.add(_revision(last, "undone"))
     # The undone deal is the one being played again: its buys count again (any counted since are dropped).

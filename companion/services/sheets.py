@@ -254,15 +254,35 @@ def _score_cell(played: Mapping[str, Any], name: str, dealer: str | None, runnin
     }
 
 
+def sheet_players(state: Mapping[str, Any]) -> list[str]:
+    """The sheet's columns: the players at the table, then those who left (issue 27)."""
+    return [str(name) for name in [*state.get("players", []), *(state.get("left") or [])]]
+
+
+def _coming_dealer(state: Mapping[str, Any], number: int) -> str | None:
+    """Who deals a round not played yet: the deal passes left from the next round's dealer, among the
+    players at the table now (a round before the next one was played, and names its own dealer)."""
+    coming = state.get("next_round") or {}
+    seated = [str(name) for name in state.get("players", [])]
+    dealer, first = coming.get("dealer"), coming.get("round")
+    if dealer not in seated or not isinstance(first, int):
+        return None
+    return seated[(seated.index(dealer) + number - first) % len(seated)]
+
+
 def _score_rows(state: Mapping[str, Any], rules: RuleSet, players: Sequence[str]) -> list[dict[str, Any]]:
     """One row per round of the schedule; the rounds not played yet have empty cells (and their dealer)."""
     played_rounds = {played.get("round"): played for played in state.get("rounds", [])}
     first_dealer = _first_dealer_seat(state, players)
-    running = dict.fromkeys(players, 0)
+    given = state.get("totals") or {}
+    scored = {name: sum(int((p.get("points") or {}).get(name, 0)) for p in played_rounds.values()) for name in players}
+    running = {name: int(given.get(name, scored[name])) - scored[name] for name in players}  # a late player's start
     rows = []
     for info in schedule(rules):
         played = played_rounds.get(info.number, {})
-        dealer = None if first_dealer is None else players[(first_dealer + info.number - 1) % len(players)]
+        dealer = _coming_dealer(state, info.number)
+        if dealer is None and first_dealer is not None:
+            dealer = players[(first_dealer + info.number - 1) % len(players)]
         dealer = played.get("dealer", dealer)
         rows.append(
             {
@@ -317,7 +337,7 @@ def _cents_row(amounts: Mapping[str, int], players: Sequence[str]) -> list[str]:
 
 def game_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str, Any]:
     """What templates/sheets/game_sheet.html shows for a game state (the API's JSON)."""
-    players = [str(name) for name in state.get("players", [])]
+    players = sheet_players(state)
     rules = rule_set(str(state.get("variant")), state.get("options") or {})
     page = page_layout(paper, len(players))
     rows = _score_rows(state, rules, players)

@@ -249,19 +249,24 @@ def regenerate_key(game: Game) -> str:
 # ---------------------------------------------------------------- writing
 
 
+def clean_name(name: str) -> str:
+    """A player's name as stored: trimmed, non-empty, printable, at most 40 characters."""
+    # One spelling per name: "Åsa" typed as one character or as A plus a ring is the same player.
+    cleaned = unicodedata.normalize("NFC", name).strip()
+    if not cleaned:
+        raise InvalidInput("every player needs a name")
+    if not cleaned.isprintable():
+        raise InvalidInput("a player's name cannot hold a line break or another control character")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise InvalidInput(f'the name "{cleaned[:20]}…" is longer than {MAX_NAME_LENGTH} characters')
+    return cleaned
+
+
 def clean_players(players: object, preset: Preset) -> list[str]:
     """Player names in seat order: trimmed, non-empty, unique, at most 40 characters."""
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise InvalidInput("players must be a list of names")
-    # One spelling per name: "Åsa" typed as one character or as A plus a ring is the same player.
-    names = [unicodedata.normalize("NFC", name).strip() for name in players]
-    if any(not name for name in names):
-        raise InvalidInput("every player needs a name")
-    for name in names:
-        if not name.isprintable():
-            raise InvalidInput("a player's name cannot hold a line break or another control character")
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidInput(f'the name "{name[:20]}…" is longer than {MAX_NAME_LENGTH} characters')
+    names = [clean_name(name) for name in players]
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
@@ -341,7 +346,7 @@ def first_dealer_text(game: Game) -> str | None:
         way = dealing.FirstDealerMethod.parse(record.get("method"))
     except EngineError:
         return None
-    dealer = game.players[game.first_dealer]
+    dealer = game.seating["table"]["first_dealer"] if game.seating else game.players[game.first_dealer]
     if way is dealing.FirstDealerMethod.LEFT_OF_SCOREKEEPER:
         return f"{dealer} dealt first, sitting left of the score keeper, {record.get('scorekeeper')}."
     if way is dealing.FirstDealerMethod.HIGH_CARD:

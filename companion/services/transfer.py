@@ -49,7 +49,8 @@ from companion.bounds import (
 from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
-from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy
+from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy, seating
+from companion.services.players import MAX_CHANGES as MAX_PLAYER_CHANGES
 from companion.services.store import (
     PRESETS,
     choose_first_dealer,
@@ -61,6 +62,7 @@ from companion.services.store import (
     safe_cell,
 )
 from engine import play_or_pay as pop
+from engine import seating as seats
 from engine.errors import EngineError
 from engine.scoring import verify_round_scores
 
@@ -239,7 +241,8 @@ def export_csv(game: Game) -> str:
     header: list[object] = ["round", "cards", "wild", "multiplier", "dealer", "went_out"]
     for name in players:
         header += [f"{name} score", f"{name} points", f"{name} total"] + ([f"{name} buys"] if with_buys else [])
-    running = dict.fromkeys(players, 0)
+    starts = seating.start_points(game)
+    running = {name: starts.get(name, 0) for name in players}  # a late player starts from the table's choice
     rows = []
     for played in view.rounds:
         row: list[object] = [
@@ -251,6 +254,9 @@ def export_csv(game: Game) -> str:
             played.went_out,
         ]
         for name in players:
+            if name not in played.points:  # not at the table that round
+                row += ["", "", running[name]] + ([""] if with_buys else [])
+                continue
             running[name] += played.points[name]
             row += [played.scores[name], played.points[name], running[name]]
             if with_buys:
@@ -261,7 +267,7 @@ def export_csv(game: Game) -> str:
 
 def _play_or_pay_csv(game: Game) -> str:
     state = kinds.state_json(game)
-    players = list(state["players"])
+    players = [*state["players"], *state.get("left", [])]
     header: list[object] = ["hand", "dealer", "went_out", "quick"]
     for name in players:
         header += [f"{name} chips", f"{name} balance"]
@@ -269,7 +275,10 @@ def _play_or_pay_csv(game: Game) -> str:
     for hand, balance in zip(state["hands"], play_or_pay.balances_after_hands(game), strict=True):
         row: list[object] = [hand["number"], hand["dealer"], hand["winner"] or "", "yes" if hand["quick"] else "no"]
         for name in players:
-            row += [hand["payments"].get(name, 0), balance[name]]
+            if name not in hand["payments"]:  # not at the table for that hand
+                row += ["", balance[name] if name not in state["players"] else ""]
+                continue
+            row += [hand["payments"][name], balance[name]]
         rows.append(row)
     for result in play_or_pay.final_results(game) or []:  # the table ended the game: result, then chips held
         if not rows or rows[-1][0] != "result":
@@ -544,7 +553,16 @@ def _check_round_like(where: str, row: dict[str, Any], plan_players: list[str], 
         row["second_discards"] = _pickups(where, shadow, row["second_discards"])
 
 
-def _check_rounds(rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any) -> None:
+def _round_players(players: list[str], table: seats.Table | None, number: object) -> list[str]:
+    """The players of a round: all of them, or those the seating has at the table for it."""
+    if table is None or not is_whole(number):
+        return players
+    return list(seats.seated(table, int(number)))  # type: ignore[call-overload]
+
+
+def _check_rounds(
+    rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
+) -> None:
     if rows and total == 0:
         raise Invalid("a Play or Pay game has hands (events), not rounds")
     if len(rows) > total:
@@ -552,10 +570,12 @@ def _check_rounds(rows: list[dict[str, Any]], players: list[str], total: int, sh
     for index, row in enumerate(rows, start=1):
         if row.get("number") != index:
             raise Invalid(f"round numbers must run 1, 2, 3… in order; round {index} is numbered {row.get('number')}")
-        _check_round_like(f"round {index}", row, players, shadow)
+        _check_round_like(f"round {index}", row, _round_players(players, table, index), shadow)
 
 
-def _check_revisions(rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any) -> None:
+def _check_revisions(
+    rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
+) -> None:
     if rows and total == 0:
         raise Invalid("a Play or Pay game has no round history")
     for index, row in enumerate(rows, start=1):
@@ -565,13 +585,16 @@ def _check_revisions(rows: list[dict[str, Any]], players: list[str], total: int,
             raise Invalid(f"{where}: round {number} is not a round of this game")
         if row.get("action") not in REVISION_ACTIONS:
             raise Invalid(f'{where}: the action must be "corrected" or "undone"')
-        _check_round_like(where, row, players, shadow)
+        _check_round_like(where, row, _round_players(players, table, number), shadow)
 
 
 def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
     if not play_or_pay.is_play_or_pay(shadow):
         if rows:
             raise Invalid(play_or_pay.EVENTS_REFUSED)
+        return
+    if any(row.get("kind") in play_or_pay.SEAT_KINDS for row in rows):
+        _check_events_with_seats(rows, shadow)
         return
     for index, row in enumerate(rows, start=1):
         where = f"event {index}"
@@ -592,6 +615,29 @@ def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
         play_or_pay.table(shadow)
     except ServiceError as error:
         raise Invalid(f"the events cannot be replayed: {error.message}") from error
+
+
+def _check_events_with_seats(rows: list[dict[str, Any]], shadow: Any) -> None:
+    """Events of a table whose players changed (issue 27): each is read with the players at the table
+    when it happened, so the whole list is replayed, then each event compared with how the app writes it."""
+    for index, row in enumerate(rows, start=1):
+        if row.get("number") != index:
+            raise Invalid(f"event numbers must run 1, 2, 3… in order; event {index} is numbered {row.get('number')}")
+        data = row.get("data")
+        if not isinstance(data, dict) or "type" in data or "version" in data:
+            raise Invalid(f"event {index}: data must be the event's fields")
+        if row.get("kind") not in play_or_pay.STORED_KINDS:
+            raise Invalid(f'event {index}: "{str(row.get("kind"))[:20]}" is not a kind of event the app stores')
+    shadow.events = [_Shadow(kind=row["kind"], data=row["data"]) for row in rows]
+    try:
+        now = play_or_pay.table(shadow)
+    except ServiceError as error:
+        raise Invalid(f"the events cannot be replayed: {error.message}") from error
+    for index, (row, event) in enumerate(zip(rows, now.state.events, strict=True), start=1):
+        if {"type": row["kind"], **row["data"]} != event.to_json():
+            raise Invalid(f"event {index}: the event is not written as the app writes it")
+    if list(now.players) != shadow.players:
+        raise Invalid("the game's players must be those at the table after its events")
 
 
 def _check_ended(finished: object, shadow: Any) -> None:
@@ -672,6 +718,70 @@ def _check_contract_rummy(values: dict[str, Any], tables: dict[str, list[dict[st
                 raise Invalid(f"{where} {index}: {error.message}") from error
 
 
+CHANGE_KINDS = ("rename", "add", "remove")
+
+
+def _check_seating(values: dict[str, Any], players: list[str], played: int, total: int) -> seats.Table | None:
+    """The players who joined, left or were renamed (issue 27), if any: a table the engine reads, whose
+    names are stored as the app stores them, with the game's players at the table for the next round."""
+    record = values.get("seating")
+    if record is None:
+        return None
+    if total == 0:
+        _check_hands_seating(values, record)
+        return None
+    if not isinstance(record, dict) or set(record) != {"table", "changes"} or not isinstance(record["changes"], list):
+        raise Invalid('the game\'s "seating" must be null or an object with "table" and "changes"')
+    changes = record["changes"]
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict) and item.get("kind") in CHANGE_KINDS and is_whole(item.get("round")) for item in changes
+    ):
+        raise Invalid(f"the seating's changes must be up to {MAX_PLAYER_CHANGES} objects, each with a kind and a round")
+    try:
+        table = seats.Table.from_json(record["table"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise Invalid('the seating\'s table must list seats like {"name": "Ann", "joined": 1}') from error
+    names = list(seats.everyone(table))
+    if clean_players(names, PRESETS[values["variant"]]) != names and names:
+        raise Invalid("the seating's names must be trimmed and unique, as the app stores them")
+    for seat in table.seats:
+        if (
+            seat.joined < 1
+            or (seat.left is not None and seat.left <= seat.joined)
+            or not seat.start == seats.verify_start(seat.start)
+        ):
+            raise Invalid(f"the seat of {seat.name} must join at round 1 or later and leave after joining")
+    if table.first_dealer not in names:
+        raise Invalid("the seating's first dealer must be one of its players")
+    if list(seats.seated(table, played + 1)) != players:
+        raise Invalid("the game's players must be those the seating has at the table for the next round")
+    return table
+
+
+def _check_hands_seating(values: dict[str, Any], record: object) -> None:
+    """Play or Pay: the players the game started with (its events are replayed from them) and the
+    list of changes; the replay checks that the game's players are those at the table now."""
+    if (
+        not isinstance(record, dict)
+        or set(record) - {"founders", "changes"}
+        or not isinstance(record.get("changes", []), list)
+    ):
+        raise Invalid('a Play or Pay game\'s "seating" must be an object with "founders" and "changes"')
+    changes = record.get("changes", [])
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict) and item.get("kind") in CHANGE_KINDS and is_whole(item.get("round")) for item in changes
+    ):
+        raise Invalid(f"the seating's changes must be up to {MAX_PLAYER_CHANGES} objects, each with a kind and a round")
+    founders = record.get("founders")
+    if founders is not None:
+        names = clean_players(founders, PRESETS[values["variant"]])
+        if names != founders:
+            raise Invalid("the seating's founders must be trimmed and unique, as the app stores them")
+        first = values.get("first_dealer")
+        if not is_whole(first) or not 0 <= first < len(names):  # type: ignore[operator]
+            raise Invalid("first_dealer must be the seat of the player who dealt the first hand")
+
+
 @dataclass
 class _Shadow:
     """A stand-in with a game's attributes, for the money checks before anything is stored."""
@@ -684,6 +794,7 @@ class _Shadow:
     kind: str = ""
     data: dict[str, Any] | None = None
     id: str = "import"
+    seating: dict[str, Any] | None = None
     version: int = 0
     created_at: datetime = EARLIEST
     finished: bool = False
@@ -703,7 +814,11 @@ def check_document(document: object) -> Plan:
         raise Invalid(f"this app reads format version {FORMAT_VERSION} of its exports, not {str(version)[:20]}")
     values, players, total = _settings(_row("the game", document.get("game"), game_fields()))
     shadow = _Shadow(
-        variant=values["variant"], players=players, money=values.get("money"), first_dealer=values["first_dealer"]
+        variant=values["variant"],
+        players=players,
+        money=values.get("money"),
+        first_dealer=values["first_dealer"],
+        seating=values.get("seating"),
     )
     tables_given = document.get("tables", {})
     if not isinstance(tables_given, dict):
@@ -721,11 +836,13 @@ def check_document(document: object) -> Plan:
             raise Invalid(f'the table "{name}" has more than {MAX_ROWS[name]} rows, more than a game can hold')
         tables[name] = [_row(f"row {index} of {name}", row, spec.fields) for index, row in enumerate(rows, start=1)]
         _check_references(name, tables[name])
-    _check_rounds(tables.get("rounds", []), players, total, shadow)
-    _check_revisions(tables.get("round_revisions", []), players, total, shadow)
-    _check_contract_rummy(values, tables, players)
+    table = _check_seating(values, players, len(tables.get("rounds", [])), total)
+    everyone = list(seats.everyone(table)) if table is not None else players
+    _check_rounds(tables.get("rounds", []), players, total, shadow, table)
+    _check_revisions(tables.get("round_revisions", []), players, total, shadow, table)
+    _check_contract_rummy(values, tables, everyone)
     _check_events(tables.get("game_events", []), shadow)
-    _check_disputes(tables.get("disputes", []), players, total)
+    _check_disputes(tables.get("disputes", []), everyone, total)
     _check_rejudge_budget(tables.get("disputes", []))
     finished = values.get("finished", False)
     if play_or_pay.is_play_or_pay(shadow):

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion import schemas
-from engine.cli import _parser
+from engine.cli import command_parser
 from tests.app.test_disputes_api import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,8 @@ NO_TWIN = {("best", "jsonl")}  # hands read from standard input; the API scores 
 
 def command_options(command: str) -> dict[str, str]:
     """The command's options and arguments: each destination with what the user types."""
-    commands = next(action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)).choices
+    actions = command_parser()._actions
+    commands = next(action for action in actions if isinstance(action, argparse._SubParsersAction)).choices
     found = {}
     for action in commands[command]._actions:
         if isinstance(action, argparse._HelpAction):

@@ -40,6 +40,10 @@ OPERATIONS_OF_CONTRACT_RUMMY = {  # issue 15: going down against the contract, a
     ("/api/contract", "post"),
     ("/api/games/{game_id}/buys", "post"),
 }
+OPERATIONS_OF_PLAYERS = {  # issue 27: players who come, go, or were misspelt
+    ("/api/games/{game_id}/players", "post"),
+    ("/api/games/{game_id}/players/last", "delete"),
+}
 SCHEMAS_BEFORE = {
     "AnyCreatedGame",
     "AnyGame",
@@ -78,7 +82,7 @@ def test_every_operation_of_before_is_still_described(client: FlaskClient) -> No
     described = {
         (path, method) for path, item in document(client)["paths"].items() for method in item if method != "parameters"
     }
-    assert described == OPERATIONS_BEFORE | OPERATIONS_OF_GROUPS | OPERATIONS_OF_CONTRACT_RUMMY
+    assert described == OPERATIONS_BEFORE | OPERATIONS_OF_GROUPS | OPERATIONS_OF_CONTRACT_RUMMY | OPERATIONS_OF_PLAYERS
     assert set(document(client)["components"]["schemas"]) >= SCHEMAS_BEFORE
 
 

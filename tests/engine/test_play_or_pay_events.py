@@ -36,7 +36,6 @@ from engine.play_or_pay import (
     can_purchase,
     chip_results,
     chips_bought,
-    finish_hand,
     purchase,
     replay,
     settle,
@@ -89,8 +88,8 @@ def test_every_event_reads_back_what_it_writes(event: Event) -> None:
     assert isinstance(hash(event), int)  # frozen
 
 
-def test_the_kinds_are_the_four_events() -> None:
-    assert [kind.value for kind in EventKind] == ["play", "pay", "settle", "purchase"]
+def test_the_kinds_are_the_four_events_and_the_players_who_come_and_go() -> None:
+    assert [kind.value for kind in EventKind] == ["play", "pay", "settle", "purchase", "join", "leave"]
 
 
 def test_parsing_reads_cards_and_names_leniently() -> None:
@@ -247,10 +246,6 @@ def test_settle_on_a_hand_reports_the_same_errors_as_settle_quick() -> None:
         settle(start_hand(list(THREE)), "Ann", {"Ann": 2, "Bob": 1, "Cy": 3}, {})
     with pytest.raises(PlayOrPayError, match=exactly("cards_left needs every player's cards; Cy is missing")):
         settle(start_hand(list(THREE)), "Ann", {"Ann": 0, "Bob": 1}, {})
-
-
-def test_the_old_private_name_still_settles_a_hand() -> None:
-    assert play_or_pay._settled is finish_hand
 
 
 def test_a_hand_played_to_the_last_card_is_settled_into_the_ledger() -> None:
