@@ -1,15 +1,15 @@
 """The lay-off code's fast paths: each answers exactly as the check it stands in for, except where
 it says it cannot be sure (`_UNSURE`, or None where the docstring says so), and a property test
-holds it there. engine.layoffs calls them first and falls back on the full check.
+holds it there. engine.layoff_check and engine.layoff_table call them first and falls back on the full check.
 
-* `_quick_extend` answers as `engine.layoffs._extend` (the lay-off check, judged by check_meld),
+* `_quick_extend` answers as `engine.layoff_check.extend_reading` (the lay-off check, judged by check_meld),
   except where it returns `_UNSURE`. Held by tests/engine/test_layoff_quick.py (random melds and
   lay-offs, both checks asked) and test_layoff_mechanics.py.
 * `_laid_as_written` and `_one_wild_shown` answer as check_meld's preferred reading
   (engine.melds, D10) of a loose meld among its readings, except where they return None. Held by
   tests/engine/test_declarer_split.py (the loose hand's melds against check_meld's verdicts).
 
-_extend judges each extended meld with the full meld check (check_meld), which looks for every
+extend_reading judges each extended meld with the full meld check (check_meld), which looks for every
 arrangement of the cards (D10). Where every card of the extended meld has a fixed place (each
 wild written with the card it stands for) and wilds never count as natural, that check comes down
 to a few rules on the places, so the quick check below applies them directly; where it cannot be
@@ -35,7 +35,7 @@ _UNSURE = TableMeld(MeldKind.RUN, (), ())
 
 
 def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
-    """_extend's answer (None for a refusal), or _UNSURE."""
+    """extend_reading's answer (None for a refusal), or _UNSURE."""
     mrules = meld_rules(rules, info)
     if mrules.in_place_natural:
         return _UNSURE

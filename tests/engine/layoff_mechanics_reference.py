@@ -12,21 +12,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from engine.cards import Card, MeldCard, Rank, Suit
+from engine.deck import WIDE_BITS as _BITS
+from engine.deck import WIDE_FIELD as _FIELD
+from engine.deck import takes_more as _over
 from engine.errors import IllegalLayoff
+from engine.layoff_candidates import Candidate as _Candidate
+from engine.layoff_check import _QUIET, _distance
+from engine.layoff_check import extend_reading as _extend
 from engine.layoff_quick import _UNSURE
-from engine.layoffs import (
-    _BITS,
-    _FIELD,
-    _QUIET,
-    Place,
-    Placement,
-    TableMeld,
-    _Candidate,
-    _distance,
-    _extend,
-    _LayoffSearch,
-    _over,
-)
+from engine.layoff_search import _LayoffSearch
+from engine.layoffs import Place, Placement, TableMeld
 from engine.meldrules import wild_table as _wild_codes
 from engine.melds import MAX_RUN, MeldKind, rank_positions, run_range, set_with_free_wilds_placed
 from engine.rules import RuleSet, WildLimit

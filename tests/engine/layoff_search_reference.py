@@ -10,14 +10,9 @@ from collections.abc import Callable, Sequence
 
 from engine.cards import Card, MeldCard
 from engine.errors import IllegalLayoff
-from engine.layoffs import (
-    LayoffScore,
-    TableMeld,
-    _height,
-    _layoff_candidates,
-    placements,
-    verify_layoff,
-)
+from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_check import wild_height as _height
+from engine.layoffs import LayoffScore, TableMeld, placements, verify_layoff
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
 from engine.solver import Arrangement, arrange, penalty_values

@@ -12,16 +12,16 @@ from hypothesis import strategies as st
 from engine.cards import Card, MeldCard, Rank, Suit, _parse_at, parse_cards, split_tokens
 from engine.deck import STANDARD_SUITS
 from engine.errors import CardError, IllegalMeld
-from engine.layoffs import (
-    TableMeld,
+from engine.layoff_table import (
     _find_readings,
-    _from_reading,
     _loose_meld,
     _loose_readings,
     _plain_readings,
     _unwritten,
     _with_others,
 )
+from engine.layoff_table import from_reading as _from_reading
+from engine.layoffs import TableMeld
 from engine.melds import check_meld
 from engine.rules import AceRule, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
 from engine.deck import STANDARD_SUITS
 from engine.errors import EngineError
-from engine.layoffs import _find_readings, _may_meld, declarer_melds, table_melds
+from engine.layoff_table import _find_readings, _may_meld
+from engine.layoffs import declarer_melds, table_melds
 from engine.rules import AceRule, RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 

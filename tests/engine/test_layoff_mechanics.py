@@ -16,17 +16,13 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, parse_cards
 from engine.deck import STANDARD_SUITS
+from engine.deck import pack_wide as _pack_counts
 from engine.errors import IllegalMeld
+from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_check import extended_meld as _layoff_or_none
 from engine.layoff_quick import _UNSURE, _quick_extend
-from engine.layoffs import (
-    TableMeld,
-    _layoff_candidates,
-    _layoff_or_none,
-    _LayoffSearch,
-    _pack_counts,
-    placements,
-    table_melds,
-)
+from engine.layoff_search import _LayoffSearch
+from engine.layoffs import TableMeld, placements, table_melds
 from engine.melds import MeldKind, rank_at
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info

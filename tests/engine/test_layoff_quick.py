@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard
 from engine.errors import IllegalLayoff
+from engine.layoff_check import extend_reading as _extend
 from engine.layoff_quick import _UNSURE, _quick_extend
-from engine.layoffs import TableMeld, _extend, table_melds
+from engine.layoffs import TableMeld, table_melds
 from engine.melds import MeldKind, rank_at
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info

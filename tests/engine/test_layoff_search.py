@@ -14,15 +14,9 @@ from hypothesis import strategies as st
 from engine.cards import Card, Rank, Suit
 from engine.deck import CODES, STANDARD_SUITS, SUIT_MASK
 from engine.errors import EngineError
-from engine.layoffs import (
-    LayoffScore,
-    TableMeld,
-    _layoff_candidates,
-    _LayoffSearch,
-    declarer_melds,
-    score_in_turn,
-    table_melds,
-)
+from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_search import _LayoffSearch
+from engine.layoffs import LayoffScore, TableMeld, declarer_melds, score_in_turn, table_melds
 from engine.melds import MeldKind, rank_at, run_range
 from engine.rules import RuleSet, rule_set
 from engine.schedule import RoundInfo, schedule
