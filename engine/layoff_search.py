@@ -9,8 +9,9 @@ import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from engine.caches import cache
+from engine.caches import IdentityCache, cache
 from engine.cards import Card, MeldCard
 from engine.deck import (
     ACE_HIGH,
@@ -55,10 +56,27 @@ class LayoffScore:
         return payload
 
 
-# What the search found for melds i, i+1, ... and the cards in hand: the least penalty (no
-# multiplier), the cards laid off, how high the laid-off wilds stand (D11 prefers the upper end of
-# a run), the lay-offs, and the counts of the cards kept.
-_Found = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], int]
+class Found(NamedTuple):
+    """What the search found for melds i, i+1, ... and the cards in hand."""
+
+    penalty: int  # the least penalty, without the round's multiplier
+    laid: int  # how many cards are laid off
+    height: int  # how high the laid-off wilds stand (D11 prefers the upper end of a run)
+    layoffs: tuple[tuple[int, tuple[Card, ...]], ...]  # (meld index, cards laid off)
+    counts: int  # the counts of the cards kept, packed
+
+
+_POINTS = operator.attrgetter("points")  # of a Candidate
+# Found and Kept are made once or more per step of the search: made with tuple's own __new__ they
+# cost what a plain tuple does, not a call of the record's __new__ (see engine.layoff_candidates).
+_new = tuple.__new__
+
+
+class Kept(NamedTuple):
+    """What the cards kept score: `cost` and `floors` of _LayoffSearch."""
+
+    cost: int
+    floors: list[int]
 
 
 def score_with_layoffs(
@@ -72,11 +90,12 @@ def score_with_layoffs(
     scored: Arrangement | None = None  # the penalty multiplied
     if rules.options.lay_offs and declarer:
         search = _LayoffSearch(held, tuple(declarer), rules, info, values)
-        _, _, _, layoffs, counts = search.best()
+        found = search.best()
+        layoffs = found.layoffs
         after = search.after(layoffs)
-        scored = search.arrangement(counts)
+        scored = search.arrangement(found.counts)
         if scored is None:
-            held = search.kept(counts)
+            held = search.kept(found.counts)
     if scored is None:
         arrangement = arrange(list(held.elements()), rules, info, values)
         scored = Arrangement(arrangement.melds, arrangement.unmelded, arrangement.penalty * info.multiplier)
@@ -135,8 +154,8 @@ class _LayoffSearch:
                 mrules,
                 values,
             )
-        self.scores: dict[int, tuple[int, list[int]]] = {}  # by the counts: `cost` and `floors`
-        self.known: dict[int, _Found] = {}  # by the counts and the meld index, packed
+        self.scores: dict[int, Kept] = {}  # by the counts: `cost` and `floors`
+        self.known: dict[int, Found] = {}  # by the counts and the meld index, packed
         self.index_bits = self.meld_count.bit_length()
         self._tables(natural_at, held)
         self.candidates: dict[int, list[Candidate]] = {}
@@ -184,10 +203,10 @@ class _LayoffSearch:
         # points (as `later`).
         self.own: list[list[tuple[int, int]] | None] = [None] * len(reaches)
 
-    def best(self) -> _Found:
+    def best(self) -> Found:
         here = self.cost(self.start)
         if not self.meld_count:
-            return (here, 0, 0, (), self.start)
+            return Found(here, 0, 0, (), self.start)
         return self.search(0, self.start, here, self.floors(self.start)[-1] - self.layable(0, self.start))
 
     def kept(self, counts: int) -> Counter[Card]:
@@ -252,7 +271,7 @@ class _LayoffSearch:
 
     def cost(self, counts: int) -> int:
         """The least penalty (no multiplier) of the cards kept."""
-        return (self.scores.get(counts) or self._score(counts))[0]
+        return (self.scores.get(counts) or self._score(counts)).cost
 
     def arrangement(self, counts: int) -> Arrangement | None:
         """An arrangement of the cards counted with their least penalty, multiplied for the round,
@@ -267,9 +286,9 @@ class _LayoffSearch:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
         with j of those wilds, if wilds could also go for nothing. No part of the cards with j wilds
         or fewer scores less than this less the points of the naturals it lacks."""
-        return (self.scores.get(counts) or self._score(counts))[1]
+        return (self.scores.get(counts) or self._score(counts)).floors
 
-    def _score(self, counts: int) -> tuple[int, list[int]]:
+    def _score(self, counts: int) -> Kept:
         """`cost` and `floors` of the cards counted, found together."""
         if self.sub_hands is not None:
             kept = 0
@@ -281,16 +300,18 @@ class _LayoffSearch:
             cost = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
             points = [self.values[self.keys[at].code] for at in self.wild_at]
             floors = [cost - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
-        score = self.scores[counts] = (cost, floors)
+        score = self.scores[counts] = _new(Kept, (cost, floors))
         return score
 
-    def _wild_candidates_cannot_win(
-        self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int
-    ) -> bool:
-        """Whether no natural held goes on meld `index` without a wild, so that every candidate
-        lays off a wild card at least, and even with one wild fewer and every natural of the meld
-        shed (as the candidates' own bound below has it) none can beat the best found: no
-        candidate needs making."""
+    def _none_can_win(self, index: int, counts: int, floor: int, floors: list[int], after: int, best: Found) -> bool:
+        """Whether no candidate lay-off onto meld `index` needs making, as none can beat `best`:
+        where even laying off every card that might fit this meld or a later one (`floor`, as
+        `search` has it) cannot beat it; or where no natural held goes on the meld without a wild,
+        so that every candidate lays off a wild card at least, and even with one wild fewer and
+        every natural of the meld shed (as the candidates' own bound in `search` has it) none can.
+        `after`: the points of the naturals that might fit the later melds."""
+        if floor > best.penalty or (floor == best.penalty and best.laid == 0):
+            return True
         if counts & self.next_to_mask[index]:
             return False
         if len(floors) < 2:
@@ -303,7 +324,7 @@ class _LayoffSearch:
         floor = floors[-2] - after
         for shift, points in own:
             floor -= (counts >> shift & WIDE_FIELD) * points
-        return floor > best or (floor == best and laid == 0)
+        return floor > best.penalty or (floor == best.penalty and best.laid == 0)
 
     def _candidates(self, index: int, counts: int) -> list[Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
@@ -320,8 +341,8 @@ class _LayoffSearch:
         if (self.mrules.lowest, self.mrules.highest) == (ACE_LOW, ACE_HIGH):
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
-            made = [candidate for candidate in made if not takes_more(counts, candidate[3])]
-        made.sort(key=operator.itemgetter(2), reverse=True)  # stable: ties stay in the order made
+            made = [candidate for candidate in made if not takes_more(counts, candidate.taken)]
+        made.sort(key=_POINTS, reverse=True)  # stable: ties stay in the order made
         self.candidates[key] = made
         return made
 
@@ -384,7 +405,7 @@ class _LayoffSearch:
             melds[index] = extended
         return tuple(melds)
 
-    def search(self, index: int, counts: int, here: int, floor: int) -> _Found:
+    def search(self, index: int, counts: int, here: int, floor: int) -> Found:
         """The best lay-offs onto melds `index`, `index` + 1, ... (one at least) from the cards
         counted; `here`: the least penalty of keeping them all, self.cost(counts); `floor`: less
         than any lay-offs onto these melds can reach, self.floor(counts) - self.layable(index, counts)."""
@@ -395,20 +416,16 @@ class _LayoffSearch:
         # Past the last meld the cards are kept: answered here, which spares a call and a lookup.
         last = index + 1 == self.meld_count
         floors = self.floors(counts)
-        free = floors[-1]
         after = 0 if last else self.layable(index + 1, counts)  # the naturals that might fit later melds
-        result: _Found = (here, 0, 0, (), counts) if last else self.search(index + 1, counts, here, free - after)
-        # The best so far, by D11: the least penalty, then the fewest cards laid off, then laid-off
-        # wilds highest; "(a, b) worse than (best, laid)" is spelt out below to spare the tuples.
-        kept = best = result[0]
-        laid = result[1]
-        # Even laying off every card that might fit this meld or a later one cannot beat keeping
-        # them here: no candidate needs making.
-        hopeless = floor > best or (floor == best and laid == 0)
-        if hopeless or self._wild_candidates_cannot_win(index, counts, floors, after, best, laid):
+        result = (
+            _new(Found, (here, 0, 0, (), counts)) if last else self.search(index + 1, counts, here, floors[-1] - after)
+        )
+        if self._none_can_win(index, counts, floor, floors, after, result):
             self.known[key] = result
             return result
-        chosen = -1  # where the best so far comes in the order of the candidates (kept first)
+        # The best so far (D11): least penalty, fewest cards laid off, wilds highest; compared field by field.
+        kept = best = result.penalty
+        laid, chosen = result.laid, -1  # chosen: where the best so far comes among the candidates
         for order, used, shed, taken, wilds, natural_shed, later_shed in self._candidates(index, counts):
             # Keeping the cards instead scores at most their points more, so a lay-off that cannot
             # bring the penalty down to the best found so far is not tried, nor one that at best
@@ -431,21 +448,20 @@ class _LayoffSearch:
             floor = left_floors[-1] - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
-            rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost, floor)
-            penalty, total_laid = rest[0], size + rest[1]
+            rest = _new(Found, (left_cost, 0, 0, (), left)) if last else self.search(index + 1, left, left_cost, floor)
+            penalty, total_laid = rest.penalty, size + rest.laid
             if penalty > best or (penalty == best and total_laid > laid):
                 continue
             # Checked only for a lay-off that could be chosen: the search after it is cheaper.
             extended = self.extend(index, used, taken)
             if extended is None:
                 continue
-            height = rest[2] + self.height(index, used, extended)
+            height = rest.height + self.height(index, used, extended)
             # A tie on penalty and cards laid off goes to the wilds standing highest, then to the
             # candidate made first.
-            tied = penalty == best and total_laid == laid
-            if tied and (height < result[2] or (height == result[2] and order >= chosen)):
+            if penalty == best and total_laid == laid and (height, -order) <= (result.height, -chosen):
                 continue
-            result = (penalty, total_laid, height, ((index, used), *rest[3]), rest[4])
+            result = _new(Found, (penalty, total_laid, height, ((index, used), *rest.layoffs), rest.counts))
             best, laid, chosen = penalty, total_laid, order
         self.known[key] = result
         return result
@@ -467,24 +483,22 @@ def _laid(used: tuple[Card, ...]) -> tuple[MeldCard, ...]:
 
 # The same tables by identity of the rule set and round, checked first: hashing a whole rule set
 # costs more than a lookup.
-_EXTENDED_BY_ID: dict[tuple[int, int], tuple[RuleSet, RoundInfo, _Extended]] = cache(
-    "lay-offs checked, by identity of the rule set and round"
+_EXTENDED_BY_ID: IdentityCache[RuleSet, RoundInfo, _Extended] = IdentityCache(
+    "lay-offs checked, by identity of the rule set and round", 64
 )
 
 
 def _extensions(rules: RuleSet, info: RoundInfo) -> _Extended:
-    known = _EXTENDED_BY_ID.get((id(rules), id(info)))
-    if known is not None and known[0] is rules and known[1] is info:
-        return known[2]
-    if len(_EXTENDED_BY_ID) >= 64:
-        _EXTENDED_BY_ID.clear()
+    return _EXTENDED_BY_ID.get(rules, info, _extensions_by_rules)
+
+
+def _extensions_by_rules(rules: RuleSet, info: RoundInfo) -> _Extended:
     key = (rules, info)  # hashed once where it can be: a rule set's hash is not remembered
     table = _EXTENDED.setdefault(key, {})
     if len(_EXTENDED) > 16:  # a new one came in: forget the others
         _EXTENDED.clear()
-        _EXTENDED_BY_ID.clear()
+        _EXTENDED_BY_ID.entries.clear()
         _EXTENDED[key] = table
-    _EXTENDED_BY_ID[(id(rules), id(info))] = (rules, info, table)
     return table
 
 

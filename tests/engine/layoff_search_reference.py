@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from engine.cards import Card, MeldCard
 from engine.errors import IllegalLayoff
-from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_candidates import layoff_candidates as _layoff_candidates
 from engine.layoff_check import wild_height as _height
 from engine.layoffs import LayoffScore, TableMeld, placements, verify_layoff
 from engine.rules import RuleSet

@@ -18,7 +18,7 @@ from engine.cards import Card, MeldCard, Rank, parse_cards
 from engine.deck import STANDARD_SUITS
 from engine.deck import pack_wide as _pack_counts
 from engine.errors import IllegalMeld
-from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_candidates import layoff_candidates as _layoff_candidates
 from engine.layoff_check import extended_meld as _layoff_or_none
 from engine.layoff_quick import _UNSURE, _quick_extend
 from engine.layoff_search import _LayoffSearch

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.cards import Card, Rank, Suit
 from engine.deck import CODES, STANDARD_SUITS, SUIT_MASK
 from engine.errors import EngineError
-from engine.layoff_candidates import _layoff_candidates
+from engine.layoff_candidates import layoff_candidates as _layoff_candidates
 from engine.layoff_search import _LayoffSearch
 from engine.layoffs import LayoffScore, TableMeld, declarer_melds, score_in_turn, table_melds
 from engine.melds import MeldKind, rank_at, run_range
