@@ -102,8 +102,11 @@ def extended_meld(meld: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, 
 
 
 def extend_reading(
-    reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str
+    reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo, what: str = ""
 ) -> TableMeld:
+    """THE lay-off check on one reading of a meld: the reading extended by the cards, each extended
+    meld judged by check_meld, or IllegalLayoff with the reason, worded after `what` (the lay-off
+    as the player sees it; with none, a refusal may come without its words)."""
     if reading.kind is MeldKind.SET:
         return _extend_set(reading, cards, rules, info, what)
     return _extend_run(reading, cards, rules, info, what)

@@ -22,7 +22,7 @@ from engine.deck import (
     SUIT_BITS,
 )
 from engine.errors import CannotGoOut, IllegalMeld
-from engine.layoff_quick import _laid_as_written, _one_wild_shown
+from engine.layoff_quick import _laid_as_written, _may_meld, _one_wild_shown
 from engine.meldrules import MeldRules, meld_rules
 from engine.melds import (
     MAX_RUN,
@@ -40,6 +40,7 @@ __all__ = [
     "can_lay_down",
     "declarer_melds",
     "from_reading",
+    "loose_meld",
     "split_declarer_hand",
     "table_melds",
     "verify_laid_down",
@@ -380,7 +381,7 @@ def split_declarer_hand(cards: Sequence[Card], rules: RuleSet, info: RoundInfo) 
     keeping every reading its cards leave open (D13); raises CannotGoOut where they do not go out."""
     found = going_out(list(cards), rules, info)
     groups = _fewest_melds(found.melds, rules, info)
-    return tuple(_loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
+    return tuple(loose_meld(tuple(group), number, rules, info) for number, group in enumerate(groups, start=1))
 
 
 def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundInfo) -> list[list[Card]]:
@@ -404,8 +405,19 @@ def _fewest_melds(melds: Iterable[Iterable[Card]], rules: RuleSet, info: RoundIn
     return groups
 
 
-def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
-    """The `number`th meld split from a loose hand, as table_melds reads it with `loose`."""
+def loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """The `number`th meld split from a loose hand, as table_melds reads it with `loose` (the same
+    meld, or the same IllegalMeld), sooner: its readings come from _plain_readings, and the one
+    shown from the fast paths of engine.layoff_quick where they are sure.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> rules = rule_set("pay-me-family")
+    >>> meld = loose_meld(parse_cards("4H JK 5H"), 1, rules, round_info(rules, 4))
+    >>> [str(reading) for reading in meld.readings]
+    ['4H 5H JK=6H', 'JK=3H 4H 5H']
+    """
     readings = _loose_readings(cards, rules, info)
     if len(readings) == 1:
         return readings[0]  # nothing for the written order to choose between
@@ -422,20 +434,6 @@ def _loose_meld(cards: tuple[Card, ...], number: int, rules: RuleSet, info: Roun
             verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
         )
     return _with_others(readings[0], readings, written)
-
-
-def _may_meld(naturals: Sequence[Card], count: int) -> bool:
-    """False where the natural cards of a meld of `count` cards alone rule out every reading:
-    neither one rank (a set) nor a run's shape (one suit, no rank twice, spanning no more places
-    than there are cards)."""
-    ranks = {card.rank for card in naturals}
-    if len(ranks) <= 1:
-        return True
-    # Two aces of a suit would need both ends of a run, 14 places: longer than any run (MAX_RUN).
-    if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
-        return False
-    places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
-    return len(places) < len(ranks) or max(places) - min(places) < count  # an ace's end is open
 
 
 def verify_laid_down(
