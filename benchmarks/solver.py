@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 # --baseline runs this same script again on another checkout's engine (see main).
 sys.path.insert(0, os.environ.get("BENCHMARK_ENGINE_ROOT", str(ROOT)))
 
-from engine import layoffs, solver  # noqa: E402
+from engine import caches, layoffs, solver  # noqa: E402
 from engine.cards import Card, Rank, Suit  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.rules import PRESETS, RUMMY_PRESETS, RuleSet, rule_set  # noqa: E402
@@ -201,12 +201,18 @@ def clear_caches() -> None:
         solver._SOLVED.clear()
         getattr(solver, "_SETS", {}).clear()
     else:
-        from engine.caches import clear_caches as clear_named
+        caches.clear_caches(SOLVER_CACHES)
+    # The lay-off caches by name: they live in engine.layoff_search and engine.layoff_table now,
+    # in engine.layoffs before.
+    known = caches.cache_sizes()
+    caches.clear_caches([name for name in LAYOFF_CACHES if name in known])
 
-        clear_named(SOLVER_CACHES)
-    getattr(layoffs, "_EXTENDED", {}).clear()
-    getattr(layoffs, "_EXTENDED_BY_ID", {}).clear()
-    getattr(layoffs, "_READINGS", {}).clear()
+
+LAYOFF_CACHES = (
+    "meld readings by cards, rule set and round",
+    "lay-offs checked by rule set and round",
+    "lay-offs checked, by identity of the rule set and round",
+)
 
 
 def score_round(case: Round) -> None:

@@ -1,15 +1,20 @@
 """The lay-off code's fast paths: each answers exactly as the check it stands in for, except where
-it says it cannot be sure (`_UNSURE`, or None where the docstring says so), and a property test
-holds it there. engine.layoffs calls them first and falls back on the full check.
+it says it cannot be sure (`_UNSURE`, or None / True where the docstring says so), and a property
+test holds it there. engine.layoff_check and engine.layoff_table call them first and fall back on
+the full check.
 
-* `_quick_extend` answers as `engine.layoffs._extend` (the lay-off check, judged by check_meld),
-  except where it returns `_UNSURE`. Held by tests/engine/test_layoff_quick.py (random melds and
-  lay-offs, both checks asked) and test_layoff_mechanics.py.
+* `_quick_extend` answers as `engine.layoff_check.extend_reading` (THE lay-off check on one
+  reading, judged by check_meld), except where it returns `_UNSURE`. Held by
+  tests/engine/test_layoff_quick.py (random melds and lay-offs, and directed cases: both checks
+  asked).
 * `_laid_as_written` and `_one_wild_shown` answer as check_meld's preferred reading
   (engine.melds, D10) of a loose meld among its readings, except where they return None. Held by
-  tests/engine/test_declarer_split.py (the loose hand's melds against check_meld's verdicts).
+  tests/engine/test_declarer_speed.py and test_declarer_split.py: a meld split from a loose hand
+  (engine.layoff_table.loose_meld) is the meld table_melds reads from its cards with `loose`.
+* `_may_meld` answers as "the cards have a reading" (table_melds does not refuse them), except where
+  it returns True. Held by tests/engine/test_declarer_split.py.
 
-_extend judges each extended meld with the full meld check (check_meld), which looks for every
+extend_reading judges each extended meld with the full meld check (check_meld), which looks for every
 arrangement of the cards (D10). Where every card of the extended meld has a fixed place (each
 wild written with the card it stands for) and wilds never count as natural, that check comes down
 to a few rules on the places, so the quick check below applies them directly; where it cannot be
@@ -35,7 +40,7 @@ _UNSURE = TableMeld(MeldKind.RUN, (), ())
 
 
 def _quick_extend(reading: TableMeld, cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo) -> TableMeld | None:
-    """_extend's answer (None for a refusal), or _UNSURE."""
+    """extend_reading's answer (None for a refusal), or _UNSURE."""
     mrules = meld_rules(rules, info)
     if mrules.in_place_natural:
         return _UNSURE
@@ -305,3 +310,20 @@ def _one_wild_shown(cards: tuple[Card, ...], readings: list[TableMeld], info: Ro
             return past_end
     itself = [reading for reading in readings if cards[hole] in reading.read_as]
     return itself[0] if itself else readings[-1]
+
+
+# --- whether two melds of a loose hand may join ---
+
+
+def _may_meld(naturals: Sequence[Card], count: int) -> bool:
+    """False where the natural cards of a meld of `count` cards alone rule out every reading:
+    neither one rank (a set) nor a run's shape (one suit, no rank twice, spanning no more places
+    than there are cards); True where they do not (the meld may or may not have a reading)."""
+    ranks = {card.rank for card in naturals}
+    if len(ranks) <= 1:
+        return True
+    # Two aces of a suit would need both ends of a run, 14 places: longer than any run (MAX_RUN).
+    if len({card.suit for card in naturals}) > 1 or len(ranks) < len(naturals):
+        return False
+    places = [int(rank) for rank in ranks if rank is not None and rank is not Rank.ACE]
+    return len(places) < len(ranks) or max(places) - min(places) < count  # an ace's end is open

@@ -1,5 +1,8 @@
 """The declarer's split made faster (issue 11 §5): each quick path answers as the code it
-shortcuts, kept here as the reference."""
+shortcuts. A meld split from a loose hand (engine.layoff_table.loose_meld: its readings found
+directly for plain cards, the one shown chosen by the fast paths of engine.layoff_quick) is the
+meld table_melds reads from the same cards written out with `loose` (every reading tried, the one
+shown chosen by check_meld), or the same refusal."""
 
 from __future__ import annotations
 
@@ -9,20 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit, _parse_at, parse_cards, split_tokens
+from engine.cards import Card, Rank, Suit, parse_cards, split_tokens
 from engine.deck import STANDARD_SUITS
 from engine.errors import CardError, IllegalMeld
-from engine.layoffs import (
-    TableMeld,
-    _find_readings,
-    _from_reading,
-    _loose_meld,
-    _loose_readings,
-    _plain_readings,
-    _unwritten,
-    _with_others,
-)
-from engine.melds import check_meld
+from engine.layoff_table import loose_meld
+from engine.layoffs import TableMeld, table_melds
 from engine.rules import AceRule, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info
 
@@ -35,7 +29,10 @@ def parse_cards_before(text: str) -> tuple[Card, ...]:
     for position, token in enumerate(split_tokens(text), start=1):
         if "=" in token:
             raise CardError(f'"{token}" at position {position}: a hand takes plain cards, not wild roles')
-        cards.append(_parse_at(token, position, Card.parse))
+        try:
+            cards.append(Card.parse(token))
+        except CardError:
+            raise CardError(f'"{token}" at position {position} is not a card') from None
     return tuple(cards)
 
 
@@ -114,7 +111,7 @@ def near_melds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
 def test_plain_cards_read_as_every_window_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
     rules, info = table
     cards = data.draw(near_melds(info))
-    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+    assert_read_alike(cards, rules, info)
 
 
 @pytest.mark.parametrize("ace", list(AceRule))
@@ -139,26 +136,13 @@ def test_runs_at_the_ends_of_a_suit_read_as_every_window_tried(
     for no_aces in (False, True):
         rules = RuleSet(base.preset, replace(base.options, ace=ace, no_aces_in_runs=no_aces))
         info = round_info(rules, number)
-        assert _plain_readings(cards, rules, info) == _find_readings(
-            tuple(MeldCard(card) for card in cards), rules, info
-        )
+        assert_read_alike(cards, rules, info)
 
 
-def loose_meld_before(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
-    """_loose_meld before a run laid out as written was taken without asking check_meld."""
-    readings = _loose_readings(cards, rules, info)
-    if len(readings) == 1:
-        return readings[0]
-    written = _unwritten(cards)
-    verdict = check_meld(written, rules, info)
-    if verdict.valid and verdict.kind is not None and verdict.read_as is not None:
-        return _with_others(_from_reading(verdict.kind, cards, verdict.read_as, verdict.positions), readings, written)
-    if not readings:
-        text = " ".join(str(card) for card in cards)
-        raise IllegalMeld(
-            verdict.code or "illegal", f"declarer's meld {number} ({text}) is not legal: {verdict.reason}"
-        )
-    return _with_others(readings[0], readings, written)
+def read_written(cards: tuple[Card, ...], number: int, rules: RuleSet, info: RoundInfo) -> TableMeld:
+    """What loose_meld must answer: table_melds' reading of the cards written out, with `loose`."""
+    (meld,) = table_melds([" ".join(str(card) for card in cards)], rules, info, loose=True)
+    return meld
 
 
 def meld_outcome(read: object, cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> object:
@@ -168,6 +152,11 @@ def meld_outcome(read: object, cards: tuple[Card, ...], rules: RuleSet, info: Ro
         return str(problem)
 
 
+def assert_read_alike(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) -> None:
+    if cards:  # (no cards: nothing written out)
+        assert meld_outcome(loose_meld, cards, rules, info) == meld_outcome(read_written, cards, rules, info)
+
+
 @settings(max_examples=1500, deadline=None)
 @given(data=st.data(), table=tables())
 def test_a_meld_split_from_a_hand_reads_as_check_meld_chooses(
@@ -175,11 +164,12 @@ def test_a_meld_split_from_a_hand_reads_as_check_meld_chooses(
 ) -> None:
     rules, info = table
     cards = data.draw(near_melds(info))
-    readings = _find_readings(_unwritten(cards), rules, info)
+    found = meld_outcome(read_written, cards, rules, info) if cards else None
+    readings: tuple[TableMeld, ...] = found.readings if isinstance(found, TableMeld) else ()
     if readings and data.draw(st.booleans()):  # laid out as a reading lays them, as the search does
         laid = data.draw(st.sampled_from(readings)).cards
         cards = laid[::-1] if data.draw(st.booleans()) else laid
-    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+    assert_read_alike(cards, rules, info)
 
 
 @st.composite
@@ -204,7 +194,7 @@ def test_a_run_split_from_a_hand_with_one_wild_reads_as_check_meld_chooses(
 ) -> None:
     rules, info = table
     cards = data.draw(runs_with_a_wild(info))
-    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+    assert_read_alike(cards, rules, info)
 
 
 @pytest.mark.parametrize(
@@ -221,8 +211,8 @@ def test_a_whole_suit_with_a_wild_and_an_ace_at_either_end_reads_as_check_meld_c
     rules = RuleSet(base.preset, replace(base.options, ace=AceRule.BOTH))
     info = round_info(rules, 7)  # jokers alone wild
     cards = parse_cards(text)
-    assert len(_loose_readings(cards, rules, info)) == 2
-    assert meld_outcome(_loose_meld, cards, rules, info) == meld_outcome(loose_meld_before, cards, rules, info)
+    assert len(loose_meld(cards, 1, rules, info).readings) == 2
+    assert_read_alike(cards, rules, info)
 
 
 @st.composite
@@ -239,7 +229,7 @@ def sets_with_wilds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
 def test_a_set_with_wilds_reads_as_every_role_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
     rules, info = table
     cards = data.draw(sets_with_wilds(info))
-    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+    assert_read_alike(cards, rules, info)
 
 
 @st.composite
@@ -269,7 +259,7 @@ def runs_with_wilds(draw: st.DrawFn, info: RoundInfo) -> tuple[Card, ...]:
 def test_a_run_with_wilds_reads_as_every_window_tried(data: st.DataObject, table: tuple[RuleSet, RoundInfo]) -> None:
     rules, info = table
     cards = data.draw(runs_with_wilds(info))
-    assert _plain_readings(cards, rules, info) == _find_readings(tuple(MeldCard(card) for card in cards), rules, info)
+    assert_read_alike(cards, rules, info)
 
 
 @pytest.mark.parametrize("limit", list(WildLimit))
@@ -289,6 +279,4 @@ def test_runs_with_several_wilds_read_as_every_window_tried(limit: WildLimit, te
         options = replace(base.options, ace=AceRule.BOTH, wild_limit=limit, no_adjacent_wilds=no_adjacent)
         rules = RuleSet(base.preset, options)
         info = round_info(rules, 7)  # jokers alone wild
-        assert _plain_readings(cards, rules, info) == _find_readings(
-            tuple(MeldCard(card) for card in cards), rules, info
-        )
+        assert_read_alike(cards, rules, info)

@@ -1,4 +1,7 @@
-"""Splitting a loose declarer's hand (D13): melds that cannot join are not tried, the rest join."""
+"""Splitting a loose declarer's hand (D13): melds that cannot join are not tried, the rest join.
+
+The fast path engine.layoff_quick._may_meld is held here to table_melds: where it rules a join out,
+the cards have no reading."""
 
 from __future__ import annotations
 
@@ -6,13 +9,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, MeldCard, Rank, Suit, parse_cards
+from engine.cards import Card, Rank, Suit, parse_cards
 from engine.deck import STANDARD_SUITS
-from engine.errors import EngineError
-from engine.layoffs import _find_readings, _may_meld, declarer_melds, table_melds
+from engine.errors import EngineError, IllegalMeld
+from engine.layoff_quick import _may_meld
+from engine.layoffs import declarer_melds, table_melds
 from engine.rules import AceRule, RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info
 
@@ -40,7 +45,8 @@ def test_a_join_ruled_out_by_its_natural_cards_has_no_reading(
     info = round_info(rules, number)
     cards = [Card(rank, suit) for rank in ranks] + others
     if not may_meld(cards, info):
-        assert _find_readings(tuple(MeldCard(card) for card in cards), rules, info) == []
+        with pytest.raises(IllegalMeld):
+            table_melds([" ".join(str(card) for card in cards)], rules, info, loose=True)
 
 
 def test_runs_of_one_suit_that_repeat_a_card_or_leave_a_gap_stay_apart() -> None:
