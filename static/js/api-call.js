@@ -1,6 +1,7 @@
 // Card Table Companion: what the pages that talk to the JSON API share (js/round-entry.js, js/buys.js,
 // js/play-or-pay.js; load this file before them). `call` sends a request with the page's edit key and
-// answers { status, answer } (the parsed JSON, e.g. the stored state under `current` on 409), with the
+// answers { status, answer, retryAfter } (the parsed JSON, e.g. the stored state under `current` on
+// 409; the seconds of a Retry-After header), with the
 // entry's Idempotency-Key when given (`newKey`: every retry of one entry carries the same key); `refresh`
 // fetches the page again and swaps its <main> in (js/live.js); `fullStop` ends a
 // server sentence with a full stop. `unanswered` tells a write with no answer (network, 502, 503, 504).
@@ -27,6 +28,13 @@
 
   var TIMEOUT_MS = 15000;
 
+  // A Retry-After header (seconds, or an HTTP date) as whole seconds from now; null without one.
+  function waitSeconds(header) {
+    if (!header) { return null; }
+    var seconds = /^\s*\d+\s*$/.test(header) ? parseInt(header, 10) : (Date.parse(header) - Date.now()) / 1000;
+    return isNaN(seconds) ? null : Math.max(0, Math.ceil(seconds));
+  }
+
   function call(method, address, key, payload, idempotencyKey) {
     var options = {
       method: method,
@@ -48,7 +56,7 @@
     return fetch(address, options).then(function (response) {
       window.clearTimeout(timer);
       return response.json().catch(function () { return {}; }).then(function (answer) {
-        return { status: response.status, answer: answer || {} };
+        return { status: response.status, answer: answer || {}, retryAfter: waitSeconds(response.headers.get("Retry-After")) };
       });
     }, function (error) { window.clearTimeout(timer); throw error; });
   }
