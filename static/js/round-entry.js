@@ -107,7 +107,7 @@
     var draft = drafts.get(form) || {};
     var number = parseInt(form.getAttribute("data-round"), 10);
     var item = {
-      key: draft.key || api.newKey(), round: number, method: "POST", url: form.getAttribute("data-api"),
+      key: draft.key || api.newKey(), round: number, method: "POST", url: form.getAttribute("data-api"), made: Date.now(),
       edit: form.getAttribute("data-key"), body: body(form), values: drafts.values(form), why: "",
       multiplier: parseInt(form.getAttribute("data-multiplier") || "1", 10), players: playersOf(form),
       verb: verbOf(form), correct: correctionUrl(form, number)
@@ -140,7 +140,7 @@
     window.clearTimeout(timer);
     timer = null;
     var item = readBox()[0];
-    if (sending || !item || item.conflict || item.refused || item.after) { render(); return; }
+    if (sending || !item || item.conflict || item.refused || item.after || olderTap(item)) { render(); return; }
     sending = true;
     render();
     api.call(item.method, item.url, item.edit, item.body, item.key)
@@ -163,6 +163,15 @@
       });
   }
 
+  // A tap made earlier (a buy, js/outbox.js) goes first.
+  function olderTap(item) {
+    try {
+      return JSON.parse(window.localStorage.getItem("ctc:taps:" + gameId()) || "[]").some(function (tap) {
+        return !tap.conflict && tap.made < (item.made || 0);
+      });
+    } catch (error) { return false; }
+  }
+
   function waiting(item, why, seconds) {
     update(item.key, function (list, index, stored) { stored.why = why; });
     render();
@@ -176,6 +185,7 @@
       var next = entries[index];
       if (next && next.after) { next.after = false; next.body.version = state.version; }
     });
+    document.dispatchEvent(new Event("ctc:sent")); // a tap waiting behind this one goes now
     if (list.length && !list[0].conflict && !list[0].refused) { flush(); return; }
     var tapped = landing === item.key;
     api.refresh(function (main) {
@@ -422,6 +432,7 @@
   });
 
   window.addEventListener("online", flush);
+  document.addEventListener("ctc:sent", flush);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
 
   document.addEventListener("submit", function (event) {
