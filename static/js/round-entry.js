@@ -185,6 +185,7 @@
       var next = entries[index];
       if (next && next.after) { next.after = false; next.body.version = state.version; }
     });
+    typedAgainst(state.version);
     document.dispatchEvent(new Event("ctc:sent")); // a tap waiting behind this one goes now
     if (list.length && !list[0].conflict && !list[0].refused) { flush(); return; }
     var tapped = landing === item.key;
@@ -192,6 +193,15 @@
       render();
       if (tapped) { land(main.querySelector("#result-h") || main.querySelector("#standings-h")); }
     }, false).catch(render);
+  }
+
+  // Until the fresh page comes, the next round is typed against the version this write made, not the one
+  // the page was rendered with (which would meet a 409 of its own making).
+  function typedAgainst(version) {
+    if (typeof version !== "number") { return; }
+    each(document.querySelectorAll("main input[name=version]"), function (input) {
+      if (parseInt(input.value, 10) < version) { input.value = String(version); }
+    });
   }
 
   // Dropped or kept elsewhere: the entry after it was typed against what this one was typed against.
