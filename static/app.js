@@ -67,36 +67,35 @@
     if (field && field.form && field.form.id === "round-entry") { field.scrollIntoView({ block: "nearest" }); }
   }
 
-  // New game: name the first-dealer choices after the players typed.
-  function setUpDealerSelect(select) {
-    var area = document.getElementById(select.getAttribute("data-dealer-select"));
-    if (!area) { return; }
-    function refresh() {
-      var names = area.value.split("\n").map(function (n) { return n.trim(); }).filter(Boolean);
-      Array.prototype.forEach.call(select.options, function (option) {
-        if (option.value === "random") { return; }
-        var seat = parseInt(option.value, 10);
-        option.hidden = names.length > 0 && seat >= names.length;
-        option.textContent = names[seat] ? names[seat] : "Player " + (seat + 1) + " in the list";
-      });
-    }
-    area.addEventListener("input", refresh);
-    refresh();
+  // The games and groups this phone opened, for its home page (js/my-games.js lists them).
+  var MINE = "card-table-companion.mine";
+  function same(a, b) { return a.kind === b.kind && a.id === b.id; }
+  function load() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(MINE) || "[]");
+      return Array.isArray(list) ? list.filter(function (entry) { return entry && entry.id && entry.url; }) : [];
+    } catch (error) { return []; }
   }
+  function store(list) {
+    try { window.localStorage.setItem(MINE, JSON.stringify(list.slice(0, 100))); } catch (error) { /* private mode */ }
+  }
+  function remember() {
+    var mark = document.getElementById("remember");
+    if (!mark) { return; }
+    var entry = { playedAt: mark.getAttribute("data-played-at") || new Date().toISOString() };
+    ["kind", "id", "name", "url", "players"].forEach(function (key) { entry[key] = mark.getAttribute("data-" + key); });
+    entry.finished = mark.getAttribute("data-finished") === "true";
+    store([entry].concat(load().filter(function (other) { return !same(other, entry); })));
+  }
+  // A game page follows the table (js/live.js swaps its content): remember how it was left.
+  window.addEventListener("pagehide", remember);
 
-  // New game: one control for the first dealer. The player select shows only for the ways that need it.
-  function setUpDealerWays(fieldset) {
-    var picks = fieldset.querySelectorAll("[data-for-ways]");
-    function refresh() {
-      var checked = fieldset.querySelector("input[name=first_dealer_method]:checked");
-      var way = checked ? checked.value : "";
-      Array.prototype.forEach.call(picks, function (pick) {
-        pick.hidden = pick.getAttribute("data-for-ways").split(" ").indexOf(way) < 0;
-      });
-    }
-    fieldset.addEventListener("change", refresh);
-    refresh();
-  }
+  // Buttons that ask first, also in a page swapped in later (js/live.js). Registered before the pages'
+  // own submit listeners, which skip a submit cancelled here.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.hasAttribute("data-confirm") && !window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+  });
 
   // A correction or an undo on the game page: js/in-place.js, loaded at the first such tap (rare).
   function inPlace(event) {
@@ -114,18 +113,14 @@
   document.addEventListener("click", inPlace);
   document.addEventListener("submit", inPlace);
 
-  window.CardTable = { setUpRoundForm: setUpRoundForm, reach: reach }; // for js/round-entry.js, js/in-place.js
+  window.CardTable = { // for js/round-entry.js, js/in-place.js, js/my-games.js
+    setUpRoundForm: setUpRoundForm, reach: reach, mine: { load: load, store: store, same: same }
+  };
   (window.visualViewport || window).addEventListener("resize", keyboard);
 
   document.addEventListener("DOMContentLoaded", function () {
+    remember();
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
-    Array.prototype.forEach.call(document.querySelectorAll("select[data-dealer-select]"), setUpDealerSelect);
-    Array.prototype.forEach.call(document.querySelectorAll("fieldset.dealer-ways"), setUpDealerWays);
-    Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
-      form.addEventListener("submit", function (event) {
-        if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
-      });
-    });
     if (!window.location.hash) { reach(); }
     var refresh = parseInt(document.body.getAttribute("data-refresh") || "0", 10);
     if (refresh > 0) {

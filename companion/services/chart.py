@@ -132,37 +132,36 @@ _LOOKS = {  # presentation attributes, which no content security policy blocks
 }
 
 
-def _line(x1: float, y1: float, x2: float, y2: float, css_class: str) -> str:
-    return (
-        f'<line class="{css_class}" {_LOOKS[css_class]} '
-        f'x1="{_number(x1)}" y1="{_number(y1)}" x2="{_number(x2)}" y2="{_number(y2)}"/>'
-    )
+def _path(moves: list[str], css_class: str) -> str:
+    """Straight strokes of one look as one path: "M x y" starts each, "H x" or "V y" draws it."""
+    return f'<path class="{css_class}" {_LOOKS[css_class]} fill="none" d="{"".join(moves)}"/>'
+
+
+def _move(x: float, y: float, draw: str) -> str:
+    return f"M{_number(x)} {_number(y)}{draw}"
 
 
 def _text(x: float, y: float, content: object, anchor: str = "middle") -> str:
     return f'<text x="{_number(x)}" y="{_number(y)}" text-anchor="{anchor}">{escape(str(content))}</text>'
 
 
-def _x_axis(frame: Frame, x_label: str) -> list[str]:
-    step = nice_step(frame.x_max, MAX_X_TICKS)
-    parts = [_line(frame.left, frame.bottom, frame.right, frame.bottom, "axis")]
-    for value in range(0, frame.x_max + 1, step):
-        x = frame.x(value)
-        parts.append(_line(x, frame.bottom, x, frame.bottom + 4, "axis"))
-        parts.append(_text(x, frame.bottom + 15, value))
-    parts.append(_text(frame.left + frame.width / 2, frame.bottom + 30, x_label))
-    return parts
-
-
-def _y_axis(frame: Frame) -> list[str]:
-    step = nice_step(frame.y_max - frame.y_min, MAX_Y_TICKS)
-    parts = [_line(frame.left, frame.top, frame.left, frame.bottom, "axis")]
-    for value in range(frame.y_min, frame.y_max + 1, step):
+def _axes(frame: Frame, x_label: str) -> list[str]:
+    """Both axes with their ticks (one path), the grid (another) and the labels."""
+    strokes = [_move(frame.left, frame.top, f"V{_number(frame.bottom)}H{_number(frame.right)}")]
+    grid: list[str] = []
+    labels: list[str] = []
+    y_step = nice_step(frame.y_max - frame.y_min, MAX_Y_TICKS)
+    for value in range(frame.y_min, frame.y_max + 1, y_step):
         y = frame.y(value)
-        parts.append(_line(frame.left, y, frame.right, y, "gridline"))
-        parts.append(_line(frame.left - 4, y, frame.left, y, "axis"))
-        parts.append(_text(frame.left - 7, y + 4, value, anchor="end"))
-    return parts
+        grid.append(_move(frame.left, y, f"H{_number(frame.right)}"))
+        strokes.append(_move(frame.left - 4, y, "h4"))
+        labels.append(_text(frame.left - 7, y + 4, value, anchor="end"))
+    for value in range(0, frame.x_max + 1, nice_step(frame.x_max, MAX_X_TICKS)):
+        x = frame.x(value)
+        strokes.append(_move(x, frame.bottom, "v4"))
+        labels.append(_text(x, frame.bottom + 15, value))
+    labels.append(_text(frame.left + frame.width / 2, frame.bottom + 30, x_label))
+    return [_path(grid, "gridline"), _path(strokes, "axis"), *labels]
 
 
 def _dash_attribute(seat: int) -> str:
@@ -234,8 +233,7 @@ def series_chart_svg(
     """
     frame = _frame(series, width, height)
     body = [
-        *_y_axis(frame),
-        *_x_axis(frame, x_label),
+        *_axes(frame, x_label),
         *(_series(frame, seat, totals) for seat, totals in enumerate(series.values())),
         *_legend(frame, series, height),
     ]

@@ -1,8 +1,9 @@
 // Card Table Companion: what the pages that talk to the JSON API share (js/round-entry.js, js/buys.js,
 // js/play-or-pay.js; load this file before them). `call` sends a request with the page's edit key and
-// answers { status, answer } (the parsed JSON, e.g. the stored state under `current` on 409), with the
+// answers { status, answer, retryAfter } (the parsed JSON, e.g. the stored state under `current` on
+// 409; the seconds of a Retry-After header), with the
 // entry's Idempotency-Key when given (`newKey`: every retry of one entry carries the same key); `refresh`
-// fetches the page again and swaps its <main> in (typed drafts kept: js/drafts.js); `fullStop` ends a
+// fetches the page again and swaps its <main> in (js/live.js); `fullStop` ends a
 // server sentence with a full stop. `unanswered` tells a write with no answer (network, 502, 503, 504).
 "use strict";
 
@@ -27,6 +28,13 @@
 
   var TIMEOUT_MS = 15000;
 
+  // A Retry-After header (seconds, or an HTTP date) as whole seconds from now; null without one.
+  function waitSeconds(header) {
+    if (!header) { return null; }
+    var seconds = /^\s*\d+\s*$/.test(header) ? parseInt(header, 10) : (Date.parse(header) - Date.now()) / 1000;
+    return isNaN(seconds) ? null : Math.max(0, Math.ceil(seconds));
+  }
+
   function call(method, address, key, payload, idempotencyKey) {
     var options = {
       method: method,
@@ -48,7 +56,7 @@
     return fetch(address, options).then(function (response) {
       window.clearTimeout(timer);
       return response.json().catch(function () { return {}; }).then(function (answer) {
-        return { status: response.status, answer: answer || {} };
+        return { status: response.status, answer: answer || {}, retryAfter: waitSeconds(response.headers.get("Retry-After")) };
       });
     }, function (error) { window.clearTimeout(timer); throw error; });
   }
@@ -67,37 +75,8 @@
 
   function unanswered(status) { return status === 502 || status === 503 || status === 504; }
 
-  // The page as it is now, swapped into <main>; then `after(main)`. With `keepOpen` the <details id=…>
-  // open before stay open.
-  function refresh(after, keepOpen) {
-    var address = window.location.href.split("#")[0];
-    return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
-      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.querySelector("main");
-        var current = document.querySelector("main");
-        if (keepOpen) {
-          each(current.querySelectorAll("details[id]"), function (element) {
-            var twin = fresh.querySelector("details#" + element.id);
-            if (twin) { twin.open = element.open; }
-          });
-        }
-        if (window.CardTableDrafts) { window.CardTableDrafts.keep(current, fresh); }
-        var nodes = Array.prototype.slice.call(fresh.childNodes).map(function (node) {
-          return document.adoptNode(node);
-        });
-        current.replaceChildren.apply(current, nodes);
-        document.title = doc.title;
-        document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
-        each(current.querySelectorAll("form[data-confirm]"), function (form) {
-          form.addEventListener("submit", function (event) {
-            if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
-          });
-        });
-        if (after) { after(current); }
-      });
-  }
+  // The page as it is now, swapped into <main> (js/live.js); then `after(main)`.
+  function refresh(after) { return window.CardTableLive.load(after); }
 
   window.CardTableApi = {
     call: call, tap: tap, refresh: refresh, fullStop: fullStop, each: each, newKey: newKey, unanswered: unanswered

@@ -14,15 +14,6 @@
     return element.id || (summary ? summary.textContent.trim() : "details-" + index);
   }
 
-  // Buttons that ask first (app.js binds the ones present at load; these are new nodes).
-  function bindConfirms(root) {
-    each(root.querySelectorAll("form[data-confirm]"), function (form) {
-      form.addEventListener("submit", function (event) {
-        if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
-      });
-    });
-  }
-
   function swap(current, fresh) {
     var open = {};
     each(current.querySelectorAll("details"), function (element, index) {
@@ -35,8 +26,31 @@
     if (window.CardTableDrafts) { window.CardTableDrafts.keep(current, fresh); } // typed values stay
     while (current.firstChild) { current.removeChild(current.firstChild); }
     while (fresh.firstChild) { current.appendChild(document.adoptNode(fresh.firstChild)); }
-    bindConfirms(current);
   }
+
+  // The page as it is now, fetched and swapped into <main> (also after a write: js/api-call.js); then
+  // `after(main)`. Open <details> stay open; what is typed in a form not yet saved stays (js/drafts.js).
+  function load(after) {
+    var address = window.location.href.split("#")[0];
+    return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (response.status === 404) { window.location.reload(); return null; }
+        return response.ok ? response.text() : Promise.reject(response.status);
+      })
+      .then(function (html) {
+        if (!html) { return false; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var current = document.querySelector("main");
+        if (!fresh || !current) { return false; }
+        swap(current, fresh);
+        document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
+        document.title = doc.title;
+        if (after) { after(current); }
+        return true;
+      });
+  }
+  window.CardTableLive = { load: load };
 
   // Someone is typing in the page: wait with the swap until they are done.
   function editing() {
@@ -59,26 +73,6 @@
       timer = window.setTimeout(poll, interval);
     }
 
-    function refresh() {
-      var address = window.location.href.split("#")[0];
-      return fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
-        .then(function (response) {
-          if (response.status === 404) { window.location.reload(); return null; }
-          return response.ok ? response.text() : null;
-        })
-        .then(function (html) {
-          if (!html) { return; }
-          var doc = new DOMParser().parseFromString(html, "text/html");
-          var fresh = doc.querySelector("main");
-          var current = document.querySelector("main");
-          if (!fresh || !current || !doc.body.hasAttribute("data-live")) { return; }
-          swap(current, fresh);
-          version = doc.body.getAttribute("data-live-version") || version;
-          body.setAttribute("data-live-version", version);
-          document.title = doc.title;
-        });
-    }
-
     function poll() {
       timer = null;
       if (document.hidden) { return; } // resumes on visibilitychange
@@ -96,7 +90,9 @@
           return response.ok ? response.json() : null;
         })
         .then(function (data) {
-          if (data && String(data.version) !== version && !editing()) { return refresh(); }
+          if (data && String(data.version) !== version && !editing()) {
+            return load().then(function () { version = body.getAttribute("data-live-version") || version; });
+          }
           return null;
         })
         .catch(function () { /* offline for a moment: ask again later */ })

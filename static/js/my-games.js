@@ -1,43 +1,15 @@
 // Card Table Companion: the games and groups this phone started, joined or opened, remembered in
-// the phone's own storage (localStorage), never on the server. A game or group page carries a
-// hidden #remember element (templates/_remember.html); the home page (section[data-my-games])
+// the phone's own storage (localStorage), never on the server (app.js remembers the #remember element
+// of a game or group page: templates/_remember.html). The home page (section[data-my-games])
 // lists what is remembered, the most recently played first, finished games folded under
 // "Earlier games", each removable from this phone's list.
 "use strict";
 
 (function () {
-  var KEY = "card-table-companion.mine";
-  var MOST = 100; // the oldest are forgotten past this many
-
-  function load() {
-    try {
-      var list = JSON.parse(window.localStorage.getItem(KEY) || "[]");
-      return Array.isArray(list) ? list.filter(function (entry) { return entry && entry.id && entry.url; }) : [];
-    } catch (error) {
-      return [];
-    }
-  }
-
-  function store(list) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(list.slice(0, MOST))); } catch (error) { /* private mode */ }
-  }
-
-  function same(a, b) { return a.kind === b.kind && a.id === b.id; }
-
-  function remember() {
-    var mark = document.getElementById("remember");
-    if (!mark) { return; }
-    var entry = {
-      kind: mark.getAttribute("data-kind"),
-      id: mark.getAttribute("data-id"),
-      name: mark.getAttribute("data-name"),
-      url: mark.getAttribute("data-url"),
-      players: mark.getAttribute("data-players"),
-      finished: mark.getAttribute("data-finished") === "true",
-      playedAt: mark.getAttribute("data-played-at") || new Date().toISOString()
-    };
-    store([entry].concat(load().filter(function (other) { return !same(other, entry); })));
-  }
+  var mine = window.CardTable.mine; // app.js remembers the game or group a page shows
+  var load = mine.load;
+  var store = mine.store;
+  var same = mine.same;
 
   function forget(entry) {
     store(load().filter(function (other) { return !same(other, entry); }));
@@ -88,10 +60,5 @@
     document.getElementById("mine-empty").hidden = entries.length > 0;
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    remember();
-    render();
-  });
-  // A game page follows the table (js/live.js swaps its content): remember how it was left.
-  window.addEventListener("pagehide", remember);
+  document.addEventListener("DOMContentLoaded", render);
 })();

@@ -4,8 +4,8 @@
 // game page is swapped into <main>. With no answer (no connection, a timeout, 502, 503, 504) the entry
 // stays in the outbox, the page says so and counts it in the standings as "not yet sent", the form moves
 // on to the next round, and the entries are sent again in the order made, with the same keys, when the
-// connection returns (online, the page visible again, a backoff timer). An entry queued behind another
-// is typed against the version its predecessor makes. A 409 because another phone saved the same round
+// connection returns (online, the page visible again, a backoff timer; never before a 503's Retry-After).
+// An entry queued behind another is typed against the version its predecessor makes. A 409 because another phone saved the same round
 // keeps the entry and offers to keep it as a correction or to drop it; any other refusal puts the entry
 // back into the form with the server's sentence. A draft being typed when another phone saves its round
 // stays as typed with the same offer (js/drafts.js). Without this file the form posts to the server.
@@ -18,10 +18,12 @@
   var each = api.each;
   var SUM = /^\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*$/;
   var MAX_WAIT_MS = 10000;
+  var MAX_HOLD_S = 600;
 
   var sending = false;
   var timer = null;
   var tries = 0;
+  var holdUntil = 0; // no resend before this time (a 503's Retry-After)
   var landing = null; // the key of the entry just saved by a tap: the eye goes to the standings after it
 
   function entryForm() { return document.getElementById("round-entry"); }
@@ -105,7 +107,7 @@
     var draft = drafts.get(form) || {};
     var number = parseInt(form.getAttribute("data-round"), 10);
     var item = {
-      key: draft.key || api.newKey(), round: number, method: "POST", url: form.getAttribute("data-api"),
+      key: draft.key || api.newKey(), round: number, method: "POST", url: form.getAttribute("data-api"), made: Date.now(),
       edit: form.getAttribute("data-key"), body: body(form), values: drafts.values(form), why: "",
       multiplier: parseInt(form.getAttribute("data-multiplier") || "1", 10), players: playersOf(form),
       verb: verbOf(form), correct: correctionUrl(form, number)
@@ -123,24 +125,31 @@
     flush();
   }
 
-  function later() {
+  // The next try: after the server's Retry-After (nothing is sent before it, whatever wakes the page),
+  // else after a backoff of 1, 2, 4… seconds, at most MAX_WAIT_MS.
+  function later(seconds) {
     window.clearTimeout(timer);
     tries += 1;
-    timer = window.setTimeout(flush, Math.min(MAX_WAIT_MS, 1000 * Math.pow(2, tries - 1)));
+    var wait = seconds === null ? Math.min(MAX_WAIT_MS, 1000 * Math.pow(2, tries - 1)) : Math.min(MAX_HOLD_S, seconds) * 1000;
+    holdUntil = seconds === null ? 0 : Date.now() + wait;
+    timer = window.setTimeout(function () { holdUntil = 0; flush(); }, wait);
   }
 
   function flush() {
+    if (Date.now() < holdUntil) { render(); return; } // the server asked for a pause
     window.clearTimeout(timer);
     timer = null;
     var item = readBox()[0];
-    if (sending || !item || item.conflict || item.refused || item.after) { render(); return; }
+    if (sending || !item || item.conflict || item.refused || item.after || olderTap(item)) { render(); return; }
     sending = true;
     render();
     api.call(item.method, item.url, item.edit, item.body, item.key)
       .then(function (result) {
         sending = false;
         if (api.unanswered(result.status)) {
-          waiting(item, result.status === 503 ? "the server is busy" : "the server did not answer");
+          var busy = result.status === 503 ? "the server is busy" : "the server did not answer";
+          var pause = result.retryAfter === null ? null : Math.min(MAX_HOLD_S, result.retryAfter);
+          waiting(item, pause === null ? busy : busy + "; trying again in " + pause + " s", pause);
         } else if (result.status < 300) {
           landed(item, result.answer);
         } else if (result.status === 409) {
@@ -154,10 +163,19 @@
       });
   }
 
-  function waiting(item, why) {
+  // A tap made earlier (a buy, js/outbox.js) goes first.
+  function olderTap(item) {
+    try {
+      return JSON.parse(window.localStorage.getItem("ctc:taps:" + gameId()) || "[]").some(function (tap) {
+        return !tap.conflict && tap.made < (item.made || 0);
+      });
+    } catch (error) { return false; }
+  }
+
+  function waiting(item, why, seconds) {
     update(item.key, function (list, index, stored) { stored.why = why; });
     render();
-    later();
+    later(seconds === undefined ? null : seconds);
   }
 
   function landed(item, state) {
@@ -167,12 +185,23 @@
       var next = entries[index];
       if (next && next.after) { next.after = false; next.body.version = state.version; }
     });
+    typedAgainst(state.version);
+    document.dispatchEvent(new Event("ctc:sent")); // a tap waiting behind this one goes now
     if (list.length && !list[0].conflict && !list[0].refused) { flush(); return; }
     var tapped = landing === item.key;
     api.refresh(function (main) {
       render();
       if (tapped) { land(main.querySelector("#result-h") || main.querySelector("#standings-h")); }
     }, false).catch(render);
+  }
+
+  // Until the fresh page comes, the next round is typed against the version this write made, not the one
+  // the page was rendered with (which would meet a 409 of its own making).
+  function typedAgainst(version) {
+    if (typeof version !== "number") { return; }
+    each(document.querySelectorAll("main input[name=version]"), function (input) {
+      if (parseInt(input.value, 10) < version) { input.value = String(version); }
+    });
   }
 
   // Dropped or kept elsewhere: the entry after it was typed against what this one was typed against.
@@ -415,6 +444,7 @@
   });
 
   window.addEventListener("online", flush);
+  document.addEventListener("ctc:sent", flush);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
 
   document.addEventListener("submit", function (event) {

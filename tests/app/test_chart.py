@@ -50,7 +50,8 @@ def test_one_line_per_player_with_a_point_per_round(players: int, rounds: int) -
 
 def test_empty_game_draws_the_axes() -> None:
     root = parse(score_chart_svg({"players": [], "rounds": []}))
-    assert len(list(root.iter(f"{SVG}line"))) >= 4
+    axis = [path.get("d", "") for path in root.iter(f"{SVG}path") if path.get("class") == "axis"]
+    assert len(axis) == 1 and axis[0].count("M") >= 4  # both axes and their ticks, one path
     labels = texts(root)
     assert "Round" in labels and "0" in labels and "1" in labels
 

@@ -119,10 +119,11 @@ def test_the_key_holder_gets_the_script_its_api_addresses_and_key(client: FlaskC
     page = page_of(client, game)
     assert "js/play-or-pay.js" in page and "css/play-or-pay.css" in page
     assert f'data-hand-api="/api/games/{game["id"]}/events"' in page
-    assert page.count(f'data-key="{game["edit_key"]}"') == 1  # the lead grid (no undo before the first event)
+    # The lead grid, the chip purchase and quick mode (no undo before the first event).
+    assert page.count(f'data-key="{game["edit_key"]}"') == 3
     api_event(client, game, type="play", player="Bob", card="7H")
     page = page_of(client, game)
-    assert page.count(f'data-key="{game["edit_key"]}"') == 3  # played, paid, undo
+    assert page.count(f'data-key="{game["edit_key"]}"') == 4  # played, paid, undo, quick mode
     assert f'data-undo-api="/api/games/{game["id"]}/events/last"' in page
     assert client.get("/static/js/play-or-pay.js").status_code == 200
 

@@ -73,7 +73,7 @@ def test_the_game_sheet_is_one_tap_from_the_game_page(browser: Any, base_url: st
     assert box is not None and box["width"] <= 360 and box["height"] > 100
     assert chart.locator("polyline").count() == 3
     # The axes are drawn in the text colour, without the chart's inline <style>.
-    axis = chart.locator("line.axis").first
+    axis = chart.locator("path.axis").first
     assert axis.evaluate("el => getComputedStyle(el).stroke") not in ("none", "")
     check_phone_layout(page, TAP_TARGETS)
     ARTIFACTS.mkdir(exist_ok=True)

@@ -183,7 +183,7 @@ def test_no_console_error_and_no_csp_violation_on_any_page(browser: Any, base_ur
 _CHART_INK = """() => {
   const svg = document.querySelector('figure.page-chart svg.score-chart');
   const texts = Array.from(svg.querySelectorAll('text'));
-  const axis = svg.querySelector('line.axis');
+  const axis = svg.querySelector('path.axis');
   let node = svg, background = 'rgba(0, 0, 0, 0)';
   while (node && (background === 'rgba(0, 0, 0, 0)' || background === 'transparent')) {
     background = getComputedStyle(node).backgroundColor; node = node.parentElement;
