@@ -131,7 +131,8 @@ async def phone(
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         if due == next_write:
             scorer = PLAYERS[played % len(PLAYERS)]
-            scores = {name: 0 if name == scorer else rng.randrange(0, 120) for name in PLAYERS}
+            # At most 45: what 3 cards can score in Pay Me's first round, so every round's scores are possible.
+            scores = {name: 0 if name == scorer else rng.randrange(0, 46) for name in PLAYERS}
             if played >= 11:
                 last = f"/api/games/{game_id}/rounds/last?version={version}"
                 request = http(port, "DELETE", last, headers={"X-Edit-Key": key or ""})
