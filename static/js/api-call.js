@@ -4,7 +4,8 @@
 // 409; the seconds of a Retry-After header), with the
 // entry's Idempotency-Key when given (`newKey`: every retry of one entry carries the same key); `refresh`
 // fetches the page again and swaps its <main> in (js/live.js); `fullStop` ends a
-// server sentence with a full stop. `unanswered` tells a write with no answer (network, 502, 503, 504).
+// server sentence with a full stop. `unanswered` tells a write with no answer (network, 502, 503, 504);
+// `resend` sends an outbox's entry again.
 "use strict";
 
 (function () {
@@ -75,10 +76,35 @@
 
   function unanswered(status) { return status === 502 || status === 503 || status === 504; }
 
+  // An outbox's entry sent again (js/round-entry.js, js/outbox.js), its answer sorted into what the
+  // outbox does next: `on.settled()` first, then one of waiting(why, seconds or null), landed(state),
+  // conflicted(stored state), refused(sentence). A 503's Retry-After is held to at most 10 minutes.
+  var MAX_HOLD_S = 600;
+  function resend(item, on) {
+    return call(item.method, item.url, item.edit, item.body, item.key).then(function (result) {
+      on.settled();
+      if (unanswered(result.status)) {
+        var busy = result.status === 503 ? "the server is busy" : "the server did not answer";
+        var pause = result.retryAfter === null ? null : Math.min(MAX_HOLD_S, result.retryAfter);
+        on.waiting(pause === null ? busy : busy + "; trying again in " + pause + " s", pause);
+      } else if (result.status < 300) {
+        on.landed(result.answer);
+      } else if (result.status === 409) {
+        on.conflicted(result.answer.current);
+      } else {
+        on.refused(result.answer.error || "the server refused it");
+      }
+    }, function () {
+      on.settled();
+      on.waiting(navigator.onLine === false ? "no connection" : "the server did not answer", null);
+    });
+  }
+
   // The page as it is now, swapped into <main> (js/live.js); then `after(main)`.
   function refresh(after) { return window.CardTableLive.load(after); }
 
   window.CardTableApi = {
-    call: call, tap: tap, refresh: refresh, fullStop: fullStop, each: each, newKey: newKey, unanswered: unanswered
+    call: call, tap: tap, refresh: refresh, fullStop: fullStop, each: each, newKey: newKey, unanswered: unanswered,
+    resend: resend
   };
 })();

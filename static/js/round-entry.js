@@ -143,24 +143,13 @@
     if (sending || !item || item.conflict || item.refused || item.after || olderTap(item)) { render(); return; }
     sending = true;
     render();
-    api.call(item.method, item.url, item.edit, item.body, item.key)
-      .then(function (result) {
-        sending = false;
-        if (api.unanswered(result.status)) {
-          var busy = result.status === 503 ? "the server is busy" : "the server did not answer";
-          var pause = result.retryAfter === null ? null : Math.min(MAX_HOLD_S, result.retryAfter);
-          waiting(item, pause === null ? busy : busy + "; trying again in " + pause + " s", pause);
-        } else if (result.status < 300) {
-          landed(item, result.answer);
-        } else if (result.status === 409) {
-          conflicted(item, result.answer.current);
-        } else {
-          putBack(item, result.answer.error || "the server refused it", null);
-        }
-      }, function () {
-        sending = false;
-        waiting(item, navigator.onLine === false ? "no connection" : "the server did not answer");
-      });
+    api.resend(item, {
+      settled: function () { sending = false; },
+      waiting: function (why, seconds) { waiting(item, why, seconds); },
+      landed: function (state) { landed(item, state); },
+      conflicted: function (stored) { conflicted(item, stored); },
+      refused: function (sentence) { putBack(item, sentence, null); }
+    });
   }
 
   // A tap made earlier (a buy, js/outbox.js) goes first.
