@@ -332,16 +332,17 @@ def _conflict_page(game_id: str, form: RoundForm, number: int) -> Any:
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None and game.rounds:
         stored = game.rounds[-1]
-    now = "Nothing is stored for that round."
+    noun = rummy.round_noun(game)  # "deal" in Contract Rummy
+    now = f"Nothing is stored for that {noun}."
     if stored is not None:
-        now = f"Round {stored.number} now reads: {_round_words(game, stored.went_out, stored.scores)}."
+        now = f"{noun.capitalize()} {stored.number} now reads: {_round_words(game, stored.went_out, stored.scores)}."
     message = f"Not saved: another phone changed this game meanwhile. {now} Check your entries and save again."
     if number == adding:
         mine = _round_words(game, form.went_out.data, form.score_values(game.players))
         return error_page(
             409,
-            f"Not saved: another phone saved round {number} first. {now} Your entries were: {mine}. "
-            f"If round {number} is wrong, correct it from the game page.",
+            f"Not saved: another phone saved {noun} {number} first. {now} Your entries were: {mine}. "
+            f"If {noun} {number} is wrong, correct it from the game page.",
         )
     if game.finished and number > len(game.rounds):
         return error_page(409, message)

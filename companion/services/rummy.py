@@ -519,7 +519,7 @@ def add_round(
     verify_rounds(game)
     rules = rules_for(game.variant, game.options)
     if len(game.rounds) >= rules.rounds:
-        raise InvalidInput(f"the game is over: all {rules.rounds} rounds are scored")
+        raise InvalidInput(f"the game is over: all {rules.rounds} {round_noun(game)}s are scored")
     scores, kept = _scores_from_hands(game, len(game.rounds) + 1, went_out, scores, hands, declarer)
     checked = _verified_scores(game, len(game.rounds) + 1, went_out, scores)
     pickups = pot.verify_second_discards(game, second_discards)
@@ -557,7 +557,7 @@ def correct_round(
     verify_rounds(game)
     stored = next((item for item in game.rounds if item.number == number), None)
     if stored is None:
-        raise NotFound(f"round {number} has not been played in this game")
+        raise NotFound(f"{round_noun(game)} {number} has not been played in this game")
     scores, kept = _scores_from_hands(game, number, went_out, scores, hands, declarer)
     checked = _verified_scores(game, number, went_out, scores)
     if hands is None and declarer is None and stored.went_out == went_out and stored.scores == checked:
@@ -579,17 +579,21 @@ def correct_round(
     commit()
 
 
+def round_noun(game: Game) -> str:
+    """What a player calls one game's round in words: Contract Rummy plays deals."""
+    return "deal" if rules_for(game.variant, game.options).preset.has_contracts else "round"
+
+
 def undo_last_round(game: Game, expected_version: object = None) -> None:
     """Remove the last round; its values go into the history. The version the client saw is required."""
     verify_rounds(game)
     if not game.rounds:
-        raise NotFound("there is no round to undo yet")
+        raise NotFound(f"there is no {round_noun(game)} to undo yet")
     require_version(game, expected_version)
     pending = seating.pending_change(game)
     if pending is not None:
-        raise InvalidInput(
-            f"{seating.change_words(pending)}, after round {len(game.rounds)}: undo that change of players first"
-        )
+        played = f"{round_noun(game)} {len(game.rounds)}"
+        raise InvalidInput(f"{seating.change_words(pending)}, after {played}: undo that change of players first")
     last = game.rounds[-1]
     db.session.add(_revision(last, "undone"))
     # The undone deal is the one being played again: its buys count again (any counted since are dropped).

@@ -88,11 +88,19 @@
     });
   }
 
+  // "round", or "deal" in Contract Rummy (the entry form's data-word).
+  function word() {
+    var form = entryForm();
+    return (form && form.getAttribute("data-word")) || "round";
+  }
+  function Word() { var w = word(); return w.charAt(0).toUpperCase() + w.slice(1); }
+
   // The sentence of section 1: what is stored beside what was typed.
   function clash(number, stored, typed, players, verb) {
-    var what = stored ? "Another phone saved round " + number + " meanwhile: " +
+    var w = word();
+    var what = stored ? "Another phone saved " + w + " " + number + " meanwhile: " +
       said(stored.went_out, stored.scores, players, verb) + "." :
-      "Round " + number + " was not saved: the game changed meanwhile and round " + number + " is not the next round any more.";
+      Word() + " " + number + " was not saved: the game changed meanwhile and " + w + " " + number + " is not the next " + w + " any more.";
     return what + " You typed " + said(typed.went_out, typed.scores, players, verb) + ".";
   }
 
@@ -253,9 +261,9 @@
   }
 
   function describe(item, first) {
-    var what = (item.fix ? "Correction of round " : "Round ") + item.round;
+    var what = (item.fix ? "Correction of " + word() + " " : Word() + " ") + item.round;
     if (sending && first) { return what + ": sending…"; }
-    if (item.after) { return what + ": waiting to send after round " + (item.round - 1); }
+    if (item.after) { return what + ": waiting to send after " + word() + " " + (item.round - 1); }
     return what + ": waiting to send — " + (item.why || "not sent yet");
   }
 
@@ -280,7 +288,7 @@
     var text = document.createElement("p");
     text.textContent = clash(item.round, item.stored, item.body, item.players, item.verb);
     note.appendChild(text);
-    drafts.button(note, "Keep mine as the correction of round " + item.round, function () { keep(item); });
+    drafts.button(note, "Keep mine as the correction of " + word() + " " + item.round, function () { keep(item); });
     drafts.button(note, "Drop mine", function () { forget(item); flush(); });
     area.appendChild(note);
   }
@@ -379,7 +387,7 @@
       var players = state ? state.players : playersOf(form);
       var note = drafts.notice(form, clash(number, stored, typed, players, verbOf(form)));
       if (stored) {
-        drafts.button(note, "Keep mine as the correction of round " + number, function () {
+        drafts.button(note, "Keep mine as the correction of " + word() + " " + number, function () {
           var list = readBox();
           typed = body(form); // as it reads now
           typed.version = state.version;
