@@ -303,15 +303,12 @@ class _LayoffSearch:
         score = self.scores[counts] = _new(Kept, (cost, floors))
         return score
 
-    def _none_can_win(self, index: int, counts: int, floor: int, floors: list[int], after: int, best: Found) -> bool:
-        """Whether no candidate lay-off onto meld `index` needs making, as none can beat `best`:
-        where even laying off every card that might fit this meld or a later one (`floor`, as
-        `search` has it) cannot beat it; or where no natural held goes on the meld without a wild,
-        so that every candidate lays off a wild card at least, and even with one wild fewer and
-        every natural of the meld shed (as the candidates' own bound in `search` has it) none can.
-        `after`: the points of the naturals that might fit the later melds."""
-        if floor > best.penalty or (floor == best.penalty and best.laid == 0):
-            return True
+    def _wilds_cannot_win(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
+        """Whether no candidate lay-off onto meld `index` needs making, as none can beat the best
+        found (`best` penalty, `laid` cards laid off): where no natural held goes on the meld without
+        a wild, so that every candidate lays off a wild card at least, and even with one wild fewer
+        and every natural of the meld shed (as the candidates' own bound in `search` has it) none
+        can. `after`: the points of the naturals that might fit the later melds."""
         if counts & self.next_to_mask[index]:
             return False
         if len(floors) < 2:
@@ -324,7 +321,7 @@ class _LayoffSearch:
         floor = floors[-2] - after
         for shift, points in own:
             floor -= (counts >> shift & WIDE_FIELD) * points
-        return floor > best.penalty or (floor == best.penalty and best.laid == 0)
+        return floor > best or (floor == best and laid == 0)
 
     def _candidates(self, index: int, counts: int) -> list[Candidate]:
         """The candidate lay-offs onto meld `index`, dearest first (ties in the order made)."""
@@ -420,16 +417,18 @@ class _LayoffSearch:
         result = (
             _new(Found, (here, 0, 0, (), counts)) if last else self.search(index + 1, counts, here, floors[-1] - after)
         )
-        if self._none_can_win(index, counts, floor, floors, after, result):
+        # The best so far (D11): least penalty, fewest cards laid off, wilds highest; compared field by
+        # field, and a Found read by place (penalty, laid, height, layoffs, counts): the hottest loop.
+        kept = best = result[0]
+        laid, chosen = result[1], -1  # chosen: where the best so far comes among the candidates
+        # Even laying off every card that might fit this meld or a later one cannot beat keeping them.
+        hopeless = floor > best or (floor == best and laid == 0)
+        if hopeless or self._wilds_cannot_win(index, counts, floors, after, best, laid):
             self.known[key] = result
             return result
-        # The best so far (D11): least penalty, fewest cards laid off, wilds highest; compared field by field.
-        kept = best = result.penalty
-        laid, chosen = result.laid, -1  # chosen: where the best so far comes among the candidates
         for order, used, shed, taken, wilds, natural_shed, later_shed in self._candidates(index, counts):
-            # Keeping the cards instead scores at most their points more, so a lay-off that cannot
-            # bring the penalty down to the best found so far is not tried, nor one that at best
-            # ties it while laying off more cards (D11).
+            # Keeping the cards instead scores at most their points more, so a lay-off that cannot bring the
+            # penalty down to the best found so far is not tried, nor one that at best ties it laying off more (D11).
             least = kept - shed
             if least > best:
                 break  # the candidates after this one shed no more, and the best found only gets better
@@ -437,9 +436,8 @@ class _LayoffSearch:
             if (least if least > 0 else 0) == best and size > laid:
                 continue
             left = counts - taken
-            # Nor one after which even laying off every natural that might fit the later melds, and
-            # any wild, could not (the naturals kept now, with the wilds kept, scoring at least
-            # their points less the naturals laid off here).
+            # Nor one after which even laying off every natural that might fit the later melds, and any wild,
+            # could not (the naturals kept now, with the wilds kept, score at least their points less those laid).
             left_layable = after - later_shed
             floor = floors[-1 - wilds] - natural_shed - left_layable
             if floor > best or (floor == best and size > laid):
@@ -449,19 +447,18 @@ class _LayoffSearch:
             if floor > best or (floor == best and size > laid):
                 continue
             rest = _new(Found, (left_cost, 0, 0, (), left)) if last else self.search(index + 1, left, left_cost, floor)
-            penalty, total_laid = rest.penalty, size + rest.laid
+            penalty, total_laid = rest[0], size + rest[1]
             if penalty > best or (penalty == best and total_laid > laid):
                 continue
             # Checked only for a lay-off that could be chosen: the search after it is cheaper.
             extended = self.extend(index, used, taken)
             if extended is None:
                 continue
-            height = rest.height + self.height(index, used, extended)
-            # A tie on penalty and cards laid off goes to the wilds standing highest, then to the
-            # candidate made first.
-            if penalty == best and total_laid == laid and (height, -order) <= (result.height, -chosen):
+            height = rest[2] + self.height(index, used, extended)
+            # A tie on penalty and cards laid off goes to the wilds standing highest, then to the one made first.
+            if penalty == best and total_laid == laid and (height, -order) <= (result[2], -chosen):
                 continue
-            result = _new(Found, (penalty, total_laid, height, ((index, used), *rest.layoffs), rest.counts))
+            result = _new(Found, (penalty, total_laid, height, ((index, used), *rest[3]), rest[4]))
             best, laid, chosen = penalty, total_laid, order
         self.known[key] = result
         return result
