@@ -26,6 +26,21 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+_SERIOUS_VIOLATIONS = """
+async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter(v => v.impact === "serious" || v.impact === "critical")
+  .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))
+"""
+
+
+def serious_violations(page: Any) -> list[str]:
+    """What axe-core finds serious or critical on the page as it is now, a line a rule."""
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(_SERIOUS_VIOLATIONS)
+    return found
+
+
 _SMALL_TAP_TARGETS = """
 ([selector, exclude]) => Array.from(document.querySelectorAll(selector))
   .filter(el => el.offsetParent !== null && !(exclude && el.closest(exclude)))

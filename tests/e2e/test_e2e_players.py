@@ -5,22 +5,14 @@ panel's targets are at least 44 px, and axe finds nothing serious or critical, l
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser import check_phone_layout
+from tests.browser import check_phone_layout, serious_violations
 from tests.servers import call
 
 pytestmark = pytest.mark.browser
-
-AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js"
-RUN_AXE = """
-async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-  .filter(v => v.impact === "serious" || v.impact === "critical")
-  .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))
-"""
 
 
 def test_rename_add_and_remove_through_the_players_panel(browser: Any, base_url: str) -> None:
@@ -82,8 +74,7 @@ def test_rename_add_and_remove_through_the_players_panel(browser: Any, base_url:
 
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.add_script_tag(path=str(AXE))
-        assert page.evaluate(RUN_AXE) == [], scheme
+        assert serious_violations(page) == [], scheme
 
     page.get_by_role("button", name="Undo: Cy left before round 2").tap()
     page.wait_for_url(f"{base_url}/games/{game['id']}#players")

@@ -4,22 +4,14 @@ or critical axe finding, light or dark."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser import check_phone_layout
+from tests.browser import check_phone_layout, serious_violations
 from tests.servers import call
 
 pytestmark = pytest.mark.browser
-
-AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js"
-RUN_AXE = """
-async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-  .filter(v => v.impact === "serious" || v.impact === "critical")
-  .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))
-"""
 
 
 def test_a_late_player_and_a_leaver_at_a_play_or_pay_table(browser: Any, base_url: str) -> None:
@@ -59,7 +51,6 @@ def test_a_late_player_and_a_leaver_at_a_play_or_pay_table(browser: Any, base_ur
     assert now["left"] == ["Cy"]
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.add_script_tag(path=str(AXE))
-        assert page.evaluate(RUN_AXE) == [], scheme
+        assert serious_violations(page) == [], scheme
     assert errors == []
     context.close()
