@@ -77,7 +77,7 @@ def variants_json() -> list[dict[str, Any]]:
             "going_out": preset.going_out_text,
             "penalties": preset.penalty_text,
             "money": preset.money,
-            "options": preset.defaults.as_json(preset.option_keys) if preset.kind == "rummy" else {},
+            "options": preset.defaults.as_json(preset.option_keys) if preset.kind in ("rummy", "pool") else {},
             "decisions": list(preset.decisions),
             "discard_pile": preset.discard_pile_text,
             "first_dealer": [

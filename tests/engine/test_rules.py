@@ -36,7 +36,10 @@ OPTION_KEYS_IN_SPEC = [
 
 
 def test_registry_holds_every_preset() -> None:
-    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"}
+    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"} | {
+        "pool-101",
+        "pool-201",
+    }
     assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy"}
     for preset_id, preset in PRESETS.items():
         assert preset.id == preset_id
