@@ -235,18 +235,19 @@ def count_hand(cards: Sequence[Card], deal: PoolDeal) -> Count:
         return Count(full, min(full, cap), False, (), tuple(cards))
     run, mask, used = chosen
     melds = search.arrangement(every & ~mask, len(search.wilds) - used, own - used)
-    return _counted(search, best, run, melds, cap)
+    return _counted(search, best, (run, mask), melds, cap)
 
 
-def _counted(search: _Search, count: int, pure: tuple[Card, ...], melds: list[_Meld], cap: int) -> Count:
+def _counted(search: _Search, count: int, chosen: tuple[tuple[Card, ...], int], melds: list[_Meld], cap: int) -> Count:
     """The count with its melds written out, each wild card given the card it stands for."""
+    pure, pure_mask = chosen
     spare = list(search.wilds)
     for card in pure:
         if card in spare and search.deal.is_wild(card):
             spare.remove(card)
     spare.sort(key=lambda card: not card.is_joker)  # jokers first, as the search assumed
     written = [tuple(MeldCard(card) for card in pure)]
-    used: set[int] = set()
+    used = {index for index in range(len(search.naturals)) if pure_mask >> index & 1}
     for meld in melds:
         row = []
         for index, stands in meld.slots:
