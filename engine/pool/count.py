@@ -14,7 +14,7 @@ matters, never which one.
 (87, False, 80)
 >>> found = count_hand(parse_cards("2H 3H 4H KC KD KH 9D 9S 9C 5S 6S 7C 10D"), deal)
 >>> found.count, found.lives, [format_cards(meld) for meld in found.melds]
-(10, True, ['2H 3H 4H', 'KC KD KH', '9D 9S 9C', '7C=4S 5S 6S'])
+(10, True, ['2H 3H 4H', 'KC KD KH', '9D 9S 9C', '5S 6S 7C=7S'])
 """
 
 from __future__ import annotations
@@ -140,13 +140,34 @@ class _Search:
         return melds
 
     def _runs(self, first: int, mask: int, wilds: int) -> list[_Meld]:
+        """The runs holding `first`: spans grown down and up from its place while the wild cards
+        last for the places no natural card of the suit could fill."""
         card = self.naturals[first]
         melds: list[_Meld] = []
         for place in _places(card):
-            for low in range(max(ACE_LOW, place - MAX_RUN + 1), place + 1):
-                for high in range(max(place, low + 2), min(ACE_HIGH, low + MAX_RUN - 1) + 1):
-                    melds.extend(self._spans(first, mask, wilds, place, low, high))
+            downs = self._reach(card, first, mask, wilds, range(place, max(ACE_LOW, place - MAX_RUN + 1) - 1, -1))
+            ups = self._reach(card, first, mask, wilds, range(place, min(ACE_HIGH, place + MAX_RUN - 1) + 1))
+            for low, short_low in downs:
+                for high, short_high in ups:
+                    if short_low + short_high > wilds or high - low + 1 > MAX_RUN:
+                        break
+                    if high - low >= 2:
+                        melds.extend(self._spans(first, mask, wilds, place, low, high))
         return melds
+
+    def _reach(self, card: Card, first: int, mask: int, wilds: int, spots: range) -> list[tuple[int, int]]:
+        """Each place a span may reach in one direction, with the wild cards it needs on the way."""
+        reached = []
+        short = 0
+        for spot in spots:
+            if spot != spots.start and not any(
+                mask >> index & 1 and index != first for index in self.at.get((card.suit, spot), ())
+            ):
+                short += 1
+                if short > wilds:
+                    break
+            reached.append((spot, short))
+        return reached
 
     def _spans(self, first: int, mask: int, wilds: int, place: int, low: int, high: int) -> list[_Meld]:
         """The runs on places low..high holding `first` at `place`: each other place takes a natural
