@@ -78,13 +78,16 @@ def command_parser() -> argparse.ArgumentParser:
         "--left", type=int, metavar="N", help="cards left in hand after going down (the last deal needs 0)"
     )
     contract.add_argument("melds", nargs="+", metavar="MELD")
+    _add_pool_commands(commands)
+    return parser
 
+
+def _add_pool_commands(commands: Any) -> None:
+    """Pool rummy's own commands (RULES.md 11.6)."""
     deal = commands.add_parser("deal", help="score one deal of pool rummy from the results entered")
     _add_rules_arguments(deal)
     deal.add_argument("results", nargs="+", metavar="RESULT", help="win, drop, middle, full, wrong or a count")
-
     commands.add_parser("pool-game", help="the standings of a pool rummy game record read from stdin")
-    return parser
 
 
 def _add_cut_arguments(parser: argparse.ArgumentParser) -> None:

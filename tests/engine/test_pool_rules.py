@@ -292,3 +292,16 @@ def test_a_deals_refusals_come_in_order() -> None:
     assert refusal is not None and refusal.code == "not_in_game"
     with pytest.raises(Refusal, match="not out of the game"):
         rejoin(three, "A")
+
+
+def test_the_rules_in_words_name_every_decision_and_no_code_or_option_key() -> None:
+    from engine.pool.rules_text import DECISIONS, rules_in_short
+    from engine.rules import POOL_OPTION_KEYS
+
+    assert [decision.id for decision in DECISIONS] == [f"D-PR{number}" for number in range(1, 21)]
+    lines = rules_in_short(rule_set("pool-101", {"rejoin_cutoff": "off", "eliminated_at": "pass"}))
+    words = [text for line in lines for text in (line.title, line.text)]
+    words += [text for decision in DECISIONS for text in (decision.title, decision.text)]
+    assert "goes above 101" in " ".join(words) and "at any total" in " ".join(words)
+    for text in words:
+        assert "D-PR" not in text and not any(key in text for key in POOL_OPTION_KEYS if "_" in key), text
