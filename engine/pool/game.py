@@ -196,8 +196,10 @@ def refusal_rejoin(game: Standings, name: str) -> Refusal | None:
     options = game.rules.options
     if game.over:
         return Refusal("game_over", "the game is over: no one may rejoin")
-    if name not in game.players or game.players.index(name) not in game.out:
-        return Refusal("rejoin_not_out", f'"{name}" is not out of the game, so cannot rejoin')
+    if name not in game.players:
+        return Refusal("rejoin_not_out", f'"{name}" is not a player in this game, so cannot rejoin')
+    if game.players.index(name) not in game.out:
+        return Refusal("rejoin_not_out", f"{name} is not out of the game, so cannot rejoin")
     seat = game.players.index(name)
     if seat not in game.put_out:
         return Refusal("rejoin_late", f"{name} may rejoin only straight after the deal that put them out")

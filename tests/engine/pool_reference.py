@@ -137,7 +137,7 @@ class Model:
 
     players: list[str]
     limit: int
-    cutoff: int
+    cutoff: int | None  # None: no cutoff
     buy_in: int
     points: Mapping[str, int]
     totals: dict[str, int] = field(default_factory=dict)
@@ -170,7 +170,7 @@ class Model:
             return "rejoin_not_out"
         if name not in self.fresh_out:
             return "rejoin_late"
-        if self.high > self.cutoff:
+        if self.cutoff is not None and self.high > self.cutoff:
             return "rejoin_cutoff"
         if self.high + 1 >= self.limit:  # only reachable without a cutoff
             return "rejoin_at_limit"

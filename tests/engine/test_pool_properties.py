@@ -127,14 +127,16 @@ def test_the_count_matches_brute_force(deal: tuple[Wilds, Any], hand: list[Card]
 RESULT_WORDS = {"drop": 20, "middle": 40, "full": 80, "wrong": 80}
 
 
-@given(data=st.data(), players=st.integers(2, 6), pool_201=st.booleans())
+@given(data=st.data(), players=st.integers(2, 6), pool_201=st.booleans(), no_cutoff=st.booleans())
 @settings(max_examples=80, deadline=None)
-def test_random_games_match_the_model(data: st.DataObject, players: int, pool_201: bool) -> None:
+def test_random_games_match_the_model(data: st.DataObject, players: int, pool_201: bool, no_cutoff: bool) -> None:
     names = [f"P{seat}" for seat in range(players)]
     limit, cutoff = (201, 174) if pool_201 else (101, 79)
     points = {"drop": 25, "middle": 50, "full": 80, "wrong": 80} if pool_201 else RESULT_WORDS
-    model = Model(names, limit, cutoff, 500, points)
+    model = Model(names, limit, None if no_cutoff else cutoff, 500, points)
     record: dict[str, Any] = {"variant": f"pool-{limit}", "players": names, "buy_in": 500, "deals": []}
+    if no_cutoff:
+        record["options"] = {"rejoin_cutoff": "off"}
     refused = None
     for number in range(1, data.draw(st.integers(1, 14)) + 1):
         left = [name for name in names if name not in model.out]
