@@ -18,7 +18,7 @@ from engine.pool.deal import parse_result, score_deal
 from engine.pool.errors import CutError, RecordError, Refusal, ResultError
 from engine.pool.game import Standings, drops_left, end_game, play_deal, rejoin, start
 from engine.pool.show import judge_show
-from engine.rules import PRESETS, RuleSet, get_preset, parse_set_arguments, rule_set, verify_player_count
+from engine.rules import POOL_PRESETS, RuleSet, get_preset, parse_set_arguments, rule_set, verify_player_count
 
 __all__ = ["best_json", "check_json", "deal_json", "game_json", "is_pool", "pool_rules", "schedule_json"]
 
@@ -26,8 +26,7 @@ Overrides = Mapping[str, object] | Sequence[str] | None
 
 
 def is_pool(variant: str) -> bool:
-    preset = PRESETS.get(str(variant).strip().lower())
-    return preset is not None and preset.kind == "pool"
+    return str(variant).strip().lower() in POOL_PRESETS
 
 
 def pool_rules(variant: str, overrides: Overrides) -> RuleSet:

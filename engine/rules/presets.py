@@ -394,8 +394,11 @@ def _pool_preset(limit: int, first_drop: int, middle_drop: int, cutoff: int) -> 
     )
 
 
-POOL_PRESETS = (_pool_preset(101, 20, 40, 79), _pool_preset(201, 25, 50, 174))
-PRESETS.update((preset.id, preset) for preset in POOL_PRESETS)
+# Pool rummy's presets are found by id (get_preset, rule_set) and listed by `variants`, but kept
+# out of PRESETS, the presets the app offers and pages, until the app plays them (issue 30).
+POOL_PRESETS: dict[str, Preset] = {
+    preset.id: preset for preset in (_pool_preset(101, 20, 40, 79), _pool_preset(201, 25, 50, 174))
+}
 
 
 RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if preset.kind == "rummy")
@@ -403,7 +406,8 @@ RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if pres
 
 def get_preset(variant: str) -> Preset:
     """Look a preset up by id; raise VariantError naming the id when there is none."""
-    preset = PRESETS.get(str(variant).strip().lower())
+    key = str(variant).strip().lower()
+    preset = PRESETS.get(key) or POOL_PRESETS.get(key)
     if preset is None:
-        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join(PRESETS)}')
+        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join([*PRESETS, *POOL_PRESETS])}')
     return preset

@@ -10,6 +10,7 @@ from engine.errors import OptionError, PlayerCountError, VariantError
 from engine.rules import (
     DECISIONS,
     OPTION_SPECS,
+    POOL_PRESETS,
     PRESETS,
     RUMMY_PRESETS,
     AceRule,
@@ -36,10 +37,11 @@ OPTION_KEYS_IN_SPEC = [
 
 
 def test_registry_holds_every_preset() -> None:
-    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"} | {
-        "pool-101",
-        "pool-201",
-    }
+    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"}
+    assert set(POOL_PRESETS) == {"pool-101", "pool-201"}  # found by id, not offered by the app yet
+    for preset_id, preset in POOL_PRESETS.items():
+        assert preset.id == preset_id and preset.kind == "pool"
+        assert get_preset(preset_id) is preset
     assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy"}
     for preset_id, preset in PRESETS.items():
         assert preset.id == preset_id
