@@ -29,7 +29,16 @@ from engine.layoffs import (
 )
 from engine.melds import check_meld
 from engine.penalties import held_in_full, max_points, scores_in_full
-from engine.rules import OPTION_SPECS, PRESETS, DeckRow, LayOffScope, RuleSet, parse_set_arguments, rule_set
+from engine.rules import (
+    OPTION_SPECS,
+    POOL_PRESETS,
+    PRESETS,
+    DeckRow,
+    LayOffScope,
+    RuleSet,
+    parse_set_arguments,
+    rule_set,
+)
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.solver import best_arrangement
 
@@ -77,7 +86,7 @@ def variants_json() -> list[dict[str, Any]]:
             "going_out": preset.going_out_text,
             "penalties": preset.penalty_text,
             "money": preset.money,
-            "options": preset.defaults.as_json(preset.option_keys) if preset.kind == "rummy" else {},
+            "options": preset.defaults.as_json(preset.option_keys) if preset.kind in ("rummy", "pool") else {},
             "decisions": list(preset.decisions),
             "discard_pile": preset.discard_pile_text,
             "first_dealer": [
@@ -85,7 +94,7 @@ def variants_json() -> list[dict[str, Any]]:
                 for method in first_dealer_methods(preset)
             ],
         }
-        for preset in PRESETS.values()
+        for preset in (*PRESETS.values(), *POOL_PRESETS.values())
     ]
 
 

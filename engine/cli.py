@@ -10,6 +10,7 @@ from typing import Any, NoReturn, TextIO
 
 from engine.api import best_json, check_json, contract_json, layoff_json, rules_from, schedule_json, variants_json
 from engine.errors import EngineError
+from engine.pool import answers as pool
 
 
 class UsageError(Exception):
@@ -34,8 +35,9 @@ def command_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="judge melds")
     _add_rules_arguments(check)
-    check.add_argument("--round", type=int, required=True)
+    check.add_argument("--round", type=int)
     check.add_argument("--players", type=int)
+    _add_cut_arguments(check)
     check.add_argument("melds", nargs="+", metavar="MELD")
 
     best = commands.add_parser("best", help="the lowest-penalty arrangement of a hand")
@@ -45,6 +47,7 @@ def command_parser() -> argparse.ArgumentParser:
     best.add_argument("--declarer", action="append", default=[], metavar="MELD")
     best.add_argument("--declarer-hand", metavar="CARDS", help="the declarer's cards; melds split by |, or loose")
     best.add_argument("--jsonl", action="store_true", help="read {round, hand} objects from stdin")
+    _add_cut_arguments(best)
     best.add_argument("hand", nargs="?", metavar="HAND")
 
     layoff = commands.add_parser(
@@ -75,7 +78,21 @@ def command_parser() -> argparse.ArgumentParser:
         "--left", type=int, metavar="N", help="cards left in hand after going down (the last deal needs 0)"
     )
     contract.add_argument("melds", nargs="+", metavar="MELD")
+    _add_pool_commands(commands)
     return parser
+
+
+def _add_pool_commands(commands: Any) -> None:
+    """Pool rummy's own commands (RULES.md 11.6)."""
+    deal = commands.add_parser("deal", help="score one deal of pool rummy from the results entered")
+    _add_rules_arguments(deal)
+    deal.add_argument("results", nargs="+", metavar="RESULT", help="win, drop, middle, full, wrong or a count")
+    commands.add_parser("pool-game", help="the standings of a pool rummy game record read from stdin")
+
+
+def _add_cut_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cut", metavar="CARD", help="pool rummy: the card cut (JK for a printed joker)")
+    parser.add_argument("--wild", metavar="RANK", help="pool rummy: the deal's wild rank, or none")
 
 
 def _add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +104,39 @@ def _emit(payload: Any, out: TextIO) -> None:
     out.write(json.dumps(payload, ensure_ascii=False) + "\n")
 
 
+def _run_pool(args: argparse.Namespace, out: TextIO) -> bool:
+    """Pool rummy's commands (RULES.md 11.6); False when the command is not for pool rummy."""
+    if args.command == "pool-game":
+        _emit(pool.game_json(sys.stdin.read()), out)
+        return True
+    variant = getattr(args, "variant", None)
+    if args.command == "deal":
+        _emit(pool.deal_json(args.variant, args.overrides, args.results), out)
+        return True
+    if variant is None or not pool.is_pool(variant):
+        if getattr(args, "cut", None) is not None or getattr(args, "wild", None) is not None:
+            raise UsageError("--cut and --wild are for pool rummy only")
+        return False
+    if args.command == "schedule":
+        _emit(pool.schedule_json(variant, args.overrides, args.players), out)
+    elif args.command == "check":
+        _emit(pool.check_json(variant, args.overrides, args.melds, args.cut, args.wild), out)
+    elif args.command == "best":
+        if args.declarer or args.declarer_hand is not None or args.jsonl:
+            raise UsageError("pool rummy has no lay-offs: best takes no --declarer, --declarer-hand or --jsonl")
+        if args.hand is None or not args.hand.strip():
+            raise UsageError("best needs a HAND")
+        _emit(pool.best_json(variant, args.overrides, args.hand, args.cut, args.wild), out)
+    else:
+        raise UsageError(f"pool rummy has no lay-offs and no contracts: there is no {args.command} to judge")
+    return True
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> None:
+    if _run_pool(args, out):
+        return
+    if args.command == "check" and args.round is None:
+        raise UsageError("the following arguments are required: --round")
     if args.command == "variants":
         _emit(variants_json(), out)
     elif args.command == "schedule":

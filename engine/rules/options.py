@@ -26,6 +26,27 @@ class WildLimit(Enum):
     AT_LEAST_ONE_NATURAL = "at_least_one_natural"  # any number of wilds, but never a meld of wilds only
 
 
+class EliminatedAt(Enum):
+    """Pool rummy: when a total puts a player out."""
+
+    REACH = "reach"  # at the limit or above
+    PASS = "pass"  # only above the limit
+
+
+class PrintedJokerCut(Enum):
+    """Pool rummy: what a printed joker cut makes wild."""
+
+    ACES = "aces"
+    JOKERS_ONLY = "jokers_only"
+
+
+class SplitMethod(Enum):
+    """Pool rummy: the split of the pot the companion suggests."""
+
+    DROPS = "drops"
+    EQUAL = "equal"
+
+
 class PenaltyTable(Enum):
     """The penalty tables, named after the preset that defines each."""
 
@@ -59,11 +80,26 @@ class Options:
     joker_points: int = 15
     buys_per_deal: int = 3
     exact_cut: bool = False
+    # Pool rummy (RULES.md 11.5); None means off or unlimited.
+    pool_limit: int = 101
+    eliminated_at: EliminatedAt = EliminatedAt.REACH
+    first_drop: int = 20
+    middle_drop: int = 40
+    full_count: int = 80
+    wrong_show: int = 80
+    rejoin_cutoff: int | None = 79
+    max_rejoins: int | None = None
+    max_drops: int | None = None
+    jokers_per_deck: int = 1
+    cut_joker: bool = True
+    printed_joker_cut: PrintedJokerCut = PrintedJokerCut.ACES
+    long_sets: bool = False
+    split: SplitMethod = SplitMethod.DROPS
 
     def as_json(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
         """The options as JSON values, in the order RULES.md lists them: by default the options of
         the four original rummy presets; ``RuleSet.options_json`` gives a preset's own."""
-        chosen = OPTION_SPECS if keys is None else {key: ALL_OPTION_SPECS[key] for key in keys}
+        chosen = OPTION_SPECS if keys is None else {key: _SPECS_BY_KEY[key] for key in keys}
         return {spec.key: spec.to_json(getattr(self, spec.key)) for spec in chosen.values()}
 
 
@@ -79,6 +115,7 @@ class OptionSpec:
     labels: tuple[str, ...] = ()  # a choice in words, for people, in the order of `choices`
     minimum: int | None = None  # "number" and "sizes": the smallest value allowed
     maximum: int | None = None  # "number" and "sizes": the largest value allowed
+    none_word: str = ""  # "limit": the word for no limit (off, unlimited)
 
     def label(self, value: object) -> str:
         """A value of this option in words.
@@ -90,6 +127,8 @@ class OptionSpec:
         """
         if isinstance(value, bool):
             return "on" if value else "off"
+        if value is None and self.none_word:
+            return self.none_word
         if self.kind == "sizes" and isinstance(value, (list, tuple)):
             return _sizes_label(value)
         if isinstance(value, (list, tuple)):
@@ -107,6 +146,8 @@ class OptionSpec:
             return _parse_number(self, value)
         if self.kind == "sizes":
             return _parse_sizes(self, value)
+        if self.kind == "limit":
+            return _parse_limit(self, value)
         return _parse_choice(self, value)
 
     def to_json(self, value: Any) -> Any:
@@ -114,6 +155,8 @@ class OptionSpec:
             return sorted(value)
         if self.kind == "sizes":
             return list(value)
+        if self.kind == "limit" and value is None:
+            return self.none_word
         if isinstance(value, Enum):
             return value.value
         return value
@@ -160,6 +203,16 @@ def _number_words(spec: OptionSpec) -> str:
 
 
 def _parse_number(spec: OptionSpec, value: object) -> int:
+    return _whole_number(spec, value, value)
+
+
+def _parse_limit(spec: OptionSpec, value: object) -> int | None:
+    """A number, or the option's word for no limit (``off``, ``unlimited``)."""
+    if value is None or str(value).strip().lower() == spec.none_word:
+        return None
+    text = str(value).strip()
+    if isinstance(value, bool) or not (isinstance(value, int) or text.isdecimal()):
+        raise OptionError(f'{spec.title}: a whole number or {spec.none_word}, not "{value}"')
     return _whole_number(spec, value, value)
 
 
@@ -227,6 +280,9 @@ _CHOICE_TYPES: dict[str, type[Enum]] = {
     "ace": AceRule,
     "wild_limit": WildLimit,
     "penalty_table": PenaltyTable,
+    "eliminated_at": EliminatedAt,
+    "printed_joker_cut": PrintedJokerCut,
+    "split": SplitMethod,
 }
 
 
@@ -365,6 +421,106 @@ CONTRACT_OPTION_SPECS: dict[str, OptionSpec] = {
 
 
 ALL_OPTION_SPECS: dict[str, OptionSpec] = {**OPTION_SPECS, **CONTRACT_OPTION_SPECS}
+
+
+def _points(key: str, title: str, effect: str) -> OptionSpec:
+    return OptionSpec(key, "number", title, effect, minimum=0, maximum=200)
+
+
+# The options of pool rummy (RULES.md 11.5); its wild_limit offers its own choices. They are not in
+# ALL_OPTION_SPECS: no other preset takes them.
+POOL_OPTION_SPECS: dict[str, OptionSpec] = {
+    spec.key: spec
+    for spec in (
+        OptionSpec("pool_limit", "number", "Pool limit", "A player whose total reaches this is out.", (), (), 20, 1000),
+        OptionSpec(
+            "eliminated_at",
+            "choice",
+            "Out at the limit",
+            "Reach: a total at the limit or above puts a player out; pass: only a total above it.",
+            tuple(item.value for item in EliminatedAt),
+            ("Out on reaching the limit", "Out only above the limit"),
+        ),
+        _points("first_drop", "First drop", "Points for giving up before drawing a first card."),
+        _points("middle_drop", "Middle drop", "Points for giving up later, before anyone shows."),
+        _points("full_count", "Full count", "Points for giving up after the show; no count scores more."),
+        _points("wrong_show", "Wrong show", "Points for a show that is not valid."),
+        OptionSpec(
+            "rejoin_cutoff",
+            "limit",
+            "Rejoin cutoff",
+            "A player who is out may buy back in only while the highest total still in is at most this; off: always.",
+            minimum=0,
+            maximum=1000,
+            none_word="off",
+        ),
+        OptionSpec(
+            "max_rejoins",
+            "limit",
+            "Rejoins per player",
+            "How many times a player may buy back in.",
+            minimum=0,
+            maximum=100,
+            none_word="unlimited",
+        ),
+        OptionSpec(
+            "max_drops",
+            "limit",
+            "Drops per player",
+            "How many drops, first and middle together, a player may take in a game.",
+            minimum=0,
+            maximum=100,
+            none_word="unlimited",
+        ),
+        OptionSpec(
+            "jokers_per_deck",
+            "number",
+            "Printed jokers per deck",
+            "0, 1 or 2 printed jokers in each deck.",
+            (),
+            (),
+            0,
+            2,
+        ),
+        OptionSpec("cut_joker", "bool", "Cut joker", "A card is cut each deal and every card of its rank is wild."),
+        OptionSpec(
+            "printed_joker_cut",
+            "choice",
+            "A printed joker cut",
+            "When the card cut is a printed joker, the aces are wild; or only the printed jokers are.",
+            tuple(item.value for item in PrintedJokerCut),
+            ("Aces are wild", "Only the printed jokers are wild"),
+        ),
+        OptionSpec(
+            "long_sets",
+            "bool",
+            "Long sets",
+            "A set may hold more than four cards: its natural cards still show different suits.",
+        ),
+        OptionSpec(
+            "wild_limit",
+            "choice",
+            "Wild cards per meld",
+            "Any number of wild cards, even melds of wild cards only; or at least one card standing for itself.",
+            (WildLimit.NONE.value, WildLimit.AT_LEAST_ONE_NATURAL.value),
+            ("Any number, all-wild melds too", "At least one card standing for itself"),
+        ),
+        OptionSpec(
+            "split",
+            "choice",
+            "Suggested split",
+            "How the companion suggests sharing the pot: by drops left, or equally.",
+            tuple(item.value for item in SplitMethod),
+            ("By drops left", "Equally"),
+        ),
+    )
+}
+
+
+POOL_OPTION_KEYS = tuple(POOL_OPTION_SPECS)
+
+
+_SPECS_BY_KEY: dict[str, OptionSpec] = {**POOL_OPTION_SPECS, **ALL_OPTION_SPECS}
 
 
 RUMMY_OPTION_KEYS = tuple(OPTION_SPECS)

@@ -12,6 +12,7 @@ from engine.rules.options import (
     CONTRACT_OPTION_KEYS,
     DEFAULT_DOUBLE_ROUNDS,
     FIVE_CROWNS_OPTION_KEYS,
+    POOL_OPTION_KEYS,
     RUMMY_OPTION_KEYS,
     AceRule,
     Options,
@@ -392,12 +393,61 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+def _pool_preset(limit: int, first_drop: int, middle_drop: int, cutoff: int) -> Preset:
+    """Pool rummy to `limit` (RULES.md 11): 13 cards, two decks with a printed joker each, a cut joker."""
+    return Preset(
+        id=f"pool-{limit}",
+        name=f"Pool Rummy {limit}",
+        seed="",
+        kind="pool",
+        min_players=2,
+        max_players=6,
+        deck_table=(DeckRow(6, 2, 2),),
+        wild_jokers=True,
+        wild_twos=False,
+        wild_round_rank=False,
+        defaults=Options(
+            distinct_suit_sets=True,
+            ace=AceRule.BOTH,
+            wild_limit=WildLimit.NONE,
+            no_adjacent_wilds=False,
+            wild_in_place_natural=True,
+            lay_offs=False,
+            discard_to_go_out=True,
+            pool_limit=limit,
+            first_drop=first_drop,
+            middle_drop=middle_drop,
+            rejoin_cutoff=cutoff,
+        ),
+        summary=f"Indian 13-card rummy played as a pool: every deal adds points, a player whose total reaches "
+        f"{limit} is out and may buy back in, and the last player standing takes the pot.",
+        wild_text="The printed jokers and every card of the rank cut after the deal; a printed joker cut "
+        "makes the aces wild.",
+        going_out_text="Show 13 cards in melds, with two sequences or more, at least one of them pure.",
+        after_going_out_text="The deal ends; every other player scores the count of their cards.",
+        penalty_text="A, K, Q, J 10; 2-10 face value; wild cards 0; a count scores at most 80.",
+        money="pot",
+        decisions=(),
+        discard_pile_text=_STOCK_CARD_UP,
+        option_keys=POOL_OPTION_KEYS,
+        lay_off_scope=LayOffScope.NONE,
+    )
+
+
+# Pool rummy's presets are found by id (get_preset, rule_set) and listed by `variants`, but kept
+# out of PRESETS, the presets the app offers and pages, until the app plays them (issue 30).
+POOL_PRESETS: dict[str, Preset] = {
+    preset.id: preset for preset in (_pool_preset(101, 20, 40, 79), _pool_preset(201, 25, 50, 174))
+}
+
+
 RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if preset.kind == "rummy")
 
 
 def get_preset(variant: str) -> Preset:
     """Look a preset up by id; raise VariantError naming the id when there is none."""
-    preset = PRESETS.get(str(variant).strip().lower())
+    key = str(variant).strip().lower()
+    preset = PRESETS.get(key) or POOL_PRESETS.get(key)
     if preset is None:
-        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join(PRESETS)}')
+        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join([*PRESETS, *POOL_PRESETS])}')
     return preset

@@ -13,6 +13,7 @@ from engine.rules.options import (
     DEFAULT_DOUBLE_ROUNDS,
     LAST_TWO_DEALS,
     OPTION_SPECS,
+    POOL_OPTION_SPECS,
     LastTwoDeals,
     Options,
     OptionSpec,
@@ -53,7 +54,8 @@ class RuleSet:
         >>> [spec.key for spec in rule_set("contract-rummy").option_specs()][:3]
         ['deal_sizes', 'twos_wild', 'joker_swap']
         """
-        return tuple(ALL_OPTION_SPECS[key] for key in self.preset.option_keys)
+        specs = _specs_of(self.preset)
+        return tuple(specs[key] for key in self.preset.option_keys)
 
     def options_json(self) -> dict[str, Any]:
         """The preset's own options as JSON values, to store with a game and read back with rule_set.
@@ -96,9 +98,10 @@ def parse_options(overrides: Mapping[str, object], preset: Preset | None = None)
     engine.errors.OptionError: Contract Rummy has no house rule "Full cycle"
     """
     keys = preset.option_keys if preset is not None else tuple(ALL_OPTION_SPECS)
+    specs = _specs_of(preset)
     parsed = {}
     for key, value in overrides.items():
-        spec = ALL_OPTION_SPECS.get(str(key).strip())
+        spec = specs.get(str(key).strip()) or ALL_OPTION_SPECS.get(str(key).strip())
         if spec is None:
             raise OptionError(f'unknown option "{key}"; options are: {", ".join(keys)}')
         if spec.key not in keys:
@@ -106,6 +109,11 @@ def parse_options(overrides: Mapping[str, object], preset: Preset | None = None)
             raise OptionError(f'{preset.name} has no house rule "{spec.title}"')
         parsed[spec.key] = spec.parse(value)
     return parsed
+
+
+def _specs_of(preset: Preset | None) -> dict[str, OptionSpec]:
+    """The option specs a preset reads its options by: pool rummy has its own (RULES.md 11.5)."""
+    return POOL_OPTION_SPECS if preset is not None and preset.kind == "pool" else ALL_OPTION_SPECS
 
 
 def rule_set(variant: str, overrides: Mapping[str, object] | None = None) -> RuleSet:

@@ -59,6 +59,8 @@ def test_variants_lists_every_preset() -> None:
         "play-or-pay",
         "contract-rummy",
         "five-crowns",
+        "pool-101",
+        "pool-201",
     }
     for entry in variants:
         assert {"id", "name", "min_players", "max_players"} <= set(entry)

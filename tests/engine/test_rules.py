@@ -10,6 +10,7 @@ from engine.errors import OptionError, PlayerCountError, VariantError
 from engine.rules import (
     DECISIONS,
     OPTION_SPECS,
+    POOL_PRESETS,
     PRESETS,
     RUMMY_PRESETS,
     AceRule,
@@ -40,6 +41,10 @@ def test_registry_holds_every_preset() -> None:
         *("pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy", "five-crowns")
     }
     assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy", "five-crowns"}
+    assert set(POOL_PRESETS) == {"pool-101", "pool-201"}  # found by id, not offered by the app yet
+    for preset_id, preset in POOL_PRESETS.items():
+        assert preset.id == preset_id and preset.kind == "pool"
+        assert get_preset(preset_id) is preset
     for preset_id, preset in PRESETS.items():
         assert preset.id == preset_id
         assert get_preset(preset_id) is preset
