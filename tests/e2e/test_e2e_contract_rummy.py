@@ -35,12 +35,20 @@ def _state(base_url: str, game: dict[str, Any]) -> dict[str, Any]:
     return dict(state)
 
 
+# The size of a buy button, read in one step: the page swaps <main> after each tap, so a button found
+# a moment earlier may be gone by the time it is measured (Playwright's bounding_box then gives None).
+_BUTTON_SIZE = """(label) => {
+  const button = Array.from(document.querySelectorAll('#buys button')).find(b => b.ariaLabel.endsWith(label));
+  const box = button.getBoundingClientRect();
+  return [box.width, box.height];
+}"""
+
+
 def _tap_buy(page: Any, name: str, more: bool = True) -> None:
     label = f"one buy {'more' if more else 'less'} for {name}"
-    button = page.get_by_role("button", name=label)
-    box = button.bounding_box()
-    assert box and box["width"] >= 44 and box["height"] >= 44, box  # a finger-sized target
-    button.click()
+    width, height = page.evaluate(_BUTTON_SIZE, label)
+    assert width >= 44 and height >= 44, (width, height)  # a finger-sized target
+    page.get_by_role("button", name=label).click()
 
 
 def _enter_deal(page: Any, went_out: str, points: dict[str, str], cutter: str | None = None) -> None:
