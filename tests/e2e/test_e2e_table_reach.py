@@ -207,19 +207,56 @@ def test_correction_and_undo_happen_in_place(phones: Any, base_url: str) -> None
     assert page.errors == []
 
 
-def test_back_after_starting_a_game_goes_home(phones: Any, base_url: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "form", "started", "players", "ready"),
+    [
+        ("^3-13", r"variant=3-13", r"/games/[\w-]+$", "Ann\nBob", "#round-entry"),
+        ("^Play or Pay", r"/games/new/chips$", r"/games/[\w-]+/hand$", "Ann\nBob\nCy", "#hand"),
+    ],
+)
+def test_back_after_starting_a_game_goes_home(
+    phones: Any, base_url: str, game: str, form: str, started: str, players: str, ready: str
+) -> None:
     page = phones()
     page.goto(base_url + "/")
     page.get_by_role("link", name="New game").first.tap()
-    page.get_by_role("link", name=re.compile("^3-13")).first.tap()
-    page.wait_for_url(re.compile(r"variant=3-13"))
+    page.get_by_role("link", name=re.compile(game)).first.tap()
+    page.wait_for_url(re.compile(form))
+    page.get_by_label("Players, in seat order").fill(players)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(started))
+    page.locator(ready).first.wait_for()
+    page.go_back()
+    page.wait_for_url(base_url + "/")
+    assert page.url == base_url + "/"
+
+
+def _new_group(page: Any, base_url: str) -> str:
+    """A group of Ann and Bob started on the phone; its page's address."""
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="New group").first.tap()
+    page.get_by_label("Name of the group").fill("Thursday night")
+    page.get_by_label("Players, one name per line").fill("Ann\nBob")
+    page.get_by_role("button", name="Start the group").tap()
+    page.get_by_role("heading", name="Start a game in this group").wait_for()
+    return str(page.url)
+
+
+@pytest.mark.parametrize("way", ["the group's form", "the New game page"])
+def test_back_after_starting_a_game_from_a_group_goes_to_the_group(phones: Any, base_url: str, way: str) -> None:
+    page = phones()
+    group_url = _new_group(page, base_url)
+    if way == "the New game page":
+        page.get_by_role("link", name="Start a game with house rules or a pot").tap()
+        page.wait_for_url(re.compile(r"/games/new\?"))
     page.get_by_label("Players, in seat order").fill("Ann\nBob")
     page.get_by_role("button", name="Start the game").tap()
     page.wait_for_url(re.compile(r"/games/[\w-]+$"))
     page.locator("#round-entry").wait_for()
     page.go_back()
-    page.wait_for_url(base_url + "/")
-    assert page.url == base_url + "/"
+    page.wait_for_url(group_url)
+    page.get_by_role("heading", name="Start a game in this group").wait_for()
+    assert page.url == group_url
 
 
 _ROUND_WORDS = re.compile(r"\brounds?\b", re.IGNORECASE)
