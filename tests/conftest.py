@@ -57,7 +57,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say how many browser tests needed their silent retry: a rerun hides a race a table could meet."""
     reruns = terminalreporter.stats.get("rerun", [])
     names = sorted({report.nodeid for report in reruns})
-    terminalreporter.write_line(f"Reruns: {len(reruns)}" + (f" ({', '.join(names)})" if names else ""))
+    database = "PostgreSQL" if TEST_DATABASE_URL else "SQLite"
+    terminalreporter.write_sep("=", f"Reruns on {database}: {len(reruns)}", bold=True, yellow=bool(reruns))
+    for name in names:
+        terminalreporter.write_line(f"rerun: {name}")
 
 
 @pytest.fixture(scope="session")
