@@ -149,7 +149,7 @@ _SHOWN = """() => {
 }"""
 
 
-def test_a_page_overtaken_by_a_newer_one_is_not_swapped_in(phone: Any, base_url: str) -> None:
+def test_a_page_overtaken_by_a_newer_one_is_not_swapped_in(browser: Any, base_url: str) -> None:
     """Two buys in quick succession: the page fetched after the first may come back after the page
     fetched after the second. The older page must not replace the newer one (its counts and version
     are out of date, and the next tap would be refused as a conflict)."""
@@ -158,7 +158,8 @@ def test_a_page_overtaken_by_a_newer_one_is_not_swapped_in(phone: Any, base_url:
     body = {"variant": "contract-rummy", "players": PLAYERS, "first_dealer": "Ann"}
     status, game = call(base_url, "POST", "/api/games", body)
     assert status == 201, game
-    page = phone
+    context = browser.new_context(**PHONE, service_workers="block")  # the page's own fetches, held below
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.add_init_script(_MARK_STALE_READ)
@@ -175,12 +176,13 @@ def test_a_page_overtaken_by_a_newer_one_is_not_swapped_in(phone: Any, base_url:
         held.append(route)
 
     page.route(game_url, hold_the_first)
-    _tap_buy(page, "Bob")
-    for _ in range(200):  # each round trip lets the route handler run
+    with page.expect_request(lambda request: request.url == game_url and request.resource_type == "fetch"):
+        _tap_buy(page, "Bob")
+    for _ in range(300):  # the route handler runs while this thread waits on the page
         if held:
             break
-        page.evaluate("() => new Promise(requestAnimationFrame)")
-    assert held, "the page after the first buy was never asked for"
+        page.evaluate("() => new Promise(resolve => setTimeout(resolve, 50))")
+    assert held, "the page after the first buy was never held"
     _tap_buy(page, "Dee")
     expect(page.locator(".buy-row[data-player=Dee] .buy-count")).to_have_text("1 of 3")
     expect(page.locator(".buy-row[data-player=Bob] .buy-count")).to_have_text("1 of 3")
@@ -203,3 +205,4 @@ def test_a_page_overtaken_by_a_newer_one_is_not_swapped_in(phone: Any, base_url:
     expect(page.locator("#buy-error")).to_be_hidden()
     assert _state(base_url, game)["buys"] == {"Ann": 0, "Bob": 2, "Cy": 0, "Dee": 1}
     assert errors == []
+    context.close()
