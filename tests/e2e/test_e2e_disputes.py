@@ -245,3 +245,40 @@ def test_a_refused_hand_shows_the_servers_reason_as_a_sentence(phone: tuple[Any,
     page.fill("#hand-0", " ".join(["2H"] * 61))
     expect(page.locator("#best-0")).to_have_text("A hand holds at most 16 cards (no round deals more than 14), not 61.")
     assert [error for error in errors if "status of 400" not in error] == []  # the refusal itself is logged
+
+
+_DRAFT_HOLDS = """(points) => Object.keys(localStorage)
+  .some(key => key.startsWith("ctc:draft:") && localStorage.getItem(key).includes(`"${points}"`))"""
+
+
+def test_what_is_typed_before_the_page_is_ready_is_not_overwritten_by_the_draft(browser: Any, base_url: str) -> None:
+    """A page shown before its scripts have run (a slow phone): a field changed by then keeps what was
+    typed when the stored draft is filled in; the rest of the draft still comes back."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")  # its own fetches, held below
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = start_game(page, base_url, "Ann\nBob\nCy")
+    cards = f"{base_url}/games/{game_id}/rounds/cards"
+    page.goto(cards)
+    page.locator("label.radio", has_text="Bob").click()
+    page.fill("#points-0", "55")
+    page.wait_for_function(_DRAFT_HOLDS, arg="55")  # kept on the phone as a draft
+
+    held: list[Any] = []
+    page.route("**/static/js/drafts.js*", lambda route: held.append(route))
+    with page.expect_request(lambda request: "/static/js/drafts.js" in request.url):
+        page.goto(cards, wait_until="commit")
+    page.fill("#points-0", "7")  # before drafts.js has run
+    for _ in range(300):  # the route handler runs while this thread waits on the page
+        if held:
+            break
+        page.evaluate("() => new Promise(resolve => setTimeout(resolve, 50))")
+    assert held, "drafts.js was never held"
+    held[0].continue_()
+    page.wait_for_load_state("domcontentloaded")
+    assert page.input_value("#points-0") == "7"
+    assert page.locator("label.radio", has_text="Bob").locator("input").is_checked()  # the rest of the draft
+    page.wait_for_function(_DRAFT_HOLDS, arg="7")  # and the draft follows what was typed
+    assert errors == []
+    context.close()
