@@ -59,7 +59,11 @@ def require_chromium() -> None:
 def launched_chromium() -> Iterator[Any]:
     """Headless Chromium, closed afterwards."""
     require_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # A condition is waited for up to 15 s, not Playwright's 5 s: a loaded 2-core machine can take
+    # that long to swap a page, and a test asserts what the page shows, never how fast (benchmarks do).
+    expect.set_options(timeout=15_000)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -37,12 +37,13 @@ settings.load_profile("suite")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests get one retry; with TEST_DATABASE_ONLY set, run only the tests that use the
-    tests' database (the PostgreSQL pass of CI)."""
+    """Browser tests get one retry (BROWSER_RERUNS=0 turns it off, to hunt a flaky test); with
+    TEST_DATABASE_ONLY set, run only the tests that use the tests' database (the PostgreSQL pass of CI)."""
+    reruns = int(os.environ.get("BROWSER_RERUNS", "1"))
     for item in items:
-        if item.get_closest_marker("browser"):
-            # A real browser on a loaded 2-core machine occasionally misses a beat; one retry, no more.
-            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
+        if reruns and item.get_closest_marker("browser"):
+            # A safety net only: a rerun is counted and named at the end of the run (pytest_terminal_summary).
+            item.add_marker(pytest.mark.flaky(reruns=reruns, reruns_delay=1))
     if not os.environ.get("TEST_DATABASE_ONLY"):
         return
     selected = [item for item in items if "database_url" in getattr(item, "fixturenames", ())]
@@ -56,7 +57,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say how many browser tests needed their silent retry: a rerun hides a race a table could meet."""
     reruns = terminalreporter.stats.get("rerun", [])
     names = sorted({report.nodeid for report in reruns})
-    terminalreporter.write_line(f"Reruns: {len(reruns)}" + (f" ({', '.join(names)})" if names else ""))
+    database = "PostgreSQL" if TEST_DATABASE_URL else "SQLite"
+    terminalreporter.write_sep("=", f"Reruns on {database}: {len(reruns)}", bold=True, yellow=bool(reruns))
+    for name in names:
+        terminalreporter.write_line(f"rerun: {name}")
 
 
 @pytest.fixture(scope="session")

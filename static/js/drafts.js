@@ -105,13 +105,30 @@
 
   function drop(form) { remove(idOf(form)); }
 
+  // A field changed on this page before its scripts ran (a slow phone, a quick finger): its value is
+  // not the one the server wrote into the page.
+  function changedHere(field) {
+    if (field.type === "radio" || field.type === "checkbox") { return field.checked !== field.defaultChecked; }
+    if (field.options) {
+      return Array.prototype.some.call(field.options, function (option) { return option.selected !== option.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+
   // On load: a sent draft whose form now shows another version was saved; any other is filled in again.
-  function restore(form) {
+  // At the page's first load (`atLoad`), what the person already typed on this page is newer than the
+  // draft and is kept (the draft then follows it).
+  function restore(form, atLoad) {
     var draft = get(form);
     if (!draft || !draft.values) { return; }
     if (form.method === "get" && window.location.search) { return; } // the address names what to show
     if (draft.sent && draft.version !== versionOf(form)) { drop(form); return; }
-    fill(form, draft.values);
+    var typed = Object.create(null);
+    if (atLoad) { fields(form).forEach(function (field) { if (changedHere(field)) { typed[field.name] = true; } }); }
+    var older = Object.create(null);
+    Object.keys(draft.values).forEach(function (name) { if (!typed[name]) { older[name] = draft.values[name]; } });
+    fill(form, older);
+    if (Object.keys(typed).length) { save(form); }
   }
 
   function named(root, name) {
@@ -200,12 +217,12 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    each(document.querySelectorAll("form[data-draft]"), restore);
+    each(document.querySelectorAll("form[data-draft]"), function (form) { restore(form, true); });
   });
 
   window.CardTableDrafts = {
     save: save, get: get, touch: touch, drop: drop, fill: fill, keep: keep, values: values, notice: notice, button: button,
-    restore: restore, store: function (form, draft) { put(idOf(form), draft); },
+    restore: function (form) { restore(form, false); }, store: function (form, draft) { put(idOf(form), draft); },
     beforeSwap: function (prepare) { preparers.push(prepare); }
   };
 })();

@@ -28,6 +28,14 @@
     while (fresh.firstChild) { current.appendChild(document.adoptNode(fresh.firstChild)); }
   }
 
+  // Answers may come back out of order (two writes in quick succession, a poll beside a write): a page
+  // of an older version than the one shown is never swapped in, or the next write would be refused (409).
+  function older(fetched, shown) {
+    var got = parseInt(fetched.getAttribute("data-live-version") || "", 10);
+    var now = parseInt(shown.getAttribute("data-live-version") || "", 10);
+    return got < now;
+  }
+
   // The page as it is now, fetched and swapped into <main> (also after a write: js/api-call.js); then
   // `after(main)`. Open <details> stay open; what is typed in a form not yet saved stays (js/drafts.js).
   function load(after) {
@@ -43,6 +51,10 @@
         var fresh = doc.querySelector("main");
         var current = document.querySelector("main");
         if (!fresh || !current) { return false; }
+        if (older(doc.body, document.body)) { // overtaken by a newer page (two taps, a poll): that one stays
+          if (after) { after(current); }
+          return true;
+        }
         swap(current, fresh);
         document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
         document.title = doc.title;

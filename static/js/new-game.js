@@ -1,8 +1,8 @@
 // Card Table Companion: the new game pages (templates/games/new_game.html, _first_dealer.html); the
 // form works without this file.
-// Back from a game just started goes home, never to an empty New game form (issue 27): choosing a
-// game replaces this page's history entry; starting one marks it, and this page, shown again by Back
-// with the mark, gives way to the home page.
+// Back from a game just started goes home (or to its group's page), never to an empty New game form
+// (issue 27): choosing a game replaces this page's history entry; starting one marks it, and this page,
+// shown again by Back with the mark, gives way to body[data-home].
 "use strict";
 
 (function () {

@@ -131,19 +131,30 @@ def test_the_first_choice_is_in_reach_on_opening_and_after_a_save(
     assert page.errors == []
 
 
+# The heights the page has heard of, after the page's own handler (app.js) has run: each resize is
+# waited for before the next, or two quick ones could come as one event, or none (400 -> 740 -> 400).
+_HEARD_RESIZES = """() => {
+  window.heard = [innerHeight];
+  (window.visualViewport || window).addEventListener("resize", () => window.heard.push(innerHeight));
+}"""
+
+
 def test_save_stays_in_reach_with_the_keyboard_open(phones: Any, base_url: str) -> None:
     game = _game(base_url, "pay-me", SIX, rounds=1)
     page = phones()
     _join(page, base_url, game)
+    page.evaluate(_HEARD_RESIZES)
     for name in (SIX[0], SIX[-1]):
-        page.set_viewport_size({"width": 360, "height": 740})
+        if page.evaluate("innerHeight") != 740:
+            page.set_viewport_size({"width": 360, "height": 740})  # the keyboard closed
+            page.wait_for_function("() => window.heard.at(-1) === 740")
         page.get_by_role("textbox", name=name, exact=True).focus()
         page.set_viewport_size({"width": 360, "height": 400})  # a keyboard takes the lower half
         page.wait_for_function(
             """() => {
               const field = document.activeElement.getBoundingClientRect();
               const save = document.querySelector('#round-entry > [type=submit]').getBoundingClientRect();
-              return window.innerHeight === 400 && field.top >= 0 && save.bottom <= 400 && field.bottom <= save.top;
+              return window.heard.at(-1) === 400 && field.top >= 0 && save.bottom <= 400 && field.bottom <= save.top;
             }"""
         )
         where = page.evaluate(_WHERE)
@@ -196,19 +207,56 @@ def test_correction_and_undo_happen_in_place(phones: Any, base_url: str) -> None
     assert page.errors == []
 
 
-def test_back_after_starting_a_game_goes_home(phones: Any, base_url: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "form", "started", "players", "ready"),
+    [
+        ("^3-13", r"variant=3-13", r"/games/[\w-]+$", "Ann\nBob", "#round-entry"),
+        ("^Play or Pay", r"/games/new/chips$", r"/games/[\w-]+/hand$", "Ann\nBob\nCy", "#hand"),
+    ],
+)
+def test_back_after_starting_a_game_goes_home(
+    phones: Any, base_url: str, game: str, form: str, started: str, players: str, ready: str
+) -> None:
     page = phones()
     page.goto(base_url + "/")
     page.get_by_role("link", name="New game").first.tap()
-    page.get_by_role("link", name=re.compile("^3-13")).first.tap()
-    page.wait_for_url(re.compile(r"variant=3-13"))
+    page.get_by_role("link", name=re.compile(game)).first.tap()
+    page.wait_for_url(re.compile(form))
+    page.get_by_label("Players, in seat order").fill(players)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(started))
+    page.locator(ready).first.wait_for()
+    page.go_back()
+    page.wait_for_url(base_url + "/")
+    assert page.url == base_url + "/"
+
+
+def _new_group(page: Any, base_url: str) -> str:
+    """A group of Ann and Bob started on the phone; its page's address."""
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="New group").first.tap()
+    page.get_by_label("Name of the group").fill("Thursday night")
+    page.get_by_label("Players, one name per line").fill("Ann\nBob")
+    page.get_by_role("button", name="Start the group").tap()
+    page.get_by_role("heading", name="Start a game in this group").wait_for()
+    return str(page.url)
+
+
+@pytest.mark.parametrize("way", ["the group's form", "the New game page"])
+def test_back_after_starting_a_game_from_a_group_goes_to_the_group(phones: Any, base_url: str, way: str) -> None:
+    page = phones()
+    group_url = _new_group(page, base_url)
+    if way == "the New game page":
+        page.get_by_role("link", name="Start a game with house rules or a pot").tap()
+        page.wait_for_url(re.compile(r"/games/new\?"))
     page.get_by_label("Players, in seat order").fill("Ann\nBob")
     page.get_by_role("button", name="Start the game").tap()
     page.wait_for_url(re.compile(r"/games/[\w-]+$"))
     page.locator("#round-entry").wait_for()
     page.go_back()
-    page.wait_for_url(base_url + "/")
-    assert page.url == base_url + "/"
+    page.wait_for_url(group_url)
+    page.get_by_role("heading", name="Start a game in this group").wait_for()
+    assert page.url == group_url
 
 
 _ROUND_WORDS = re.compile(r"\brounds?\b", re.IGNORECASE)
