@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
-from engine.contracts import can_swap_joker, check_contract, verify_joker_swap
+from engine.contracts import LayoffOnTable, check_contract, lay_off_on_table
 from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
 from engine.layoffs import (
@@ -286,8 +286,70 @@ def layoff_json(
 
     Where the preset lays off onto any meld on the table (Contract Rummy), `table` lists every
     meld on the table (the declarer's melds are taken as the table's too), and the answer says
-    "table" for "declarer".
+    "table" for "declarer" (see `table_layoff`).
     """
+    asked = _layoff_asked(variant, round_number, overrides, declarer, onto, cards, players, declarer_hand, table)
+    rules, info, declared, number, laid = asked
+    if rules.preset.lay_off_scope is LayOffScope.TABLE:
+        return lay_off_on_table(declared, number, laid, rules, info).as_json()
+    try:
+        extended = verify_layoff(declared, number - 1, laid, rules, info)
+    except IllegalLayoff as problem:
+        return {
+            "valid": False,
+            "code": problem.code,
+            "reason": str(problem),
+            "declarer": [meld.as_json() for meld in declared],
+            "placements": [],
+        }
+    after = [extended if index == number - 1 else meld for index, meld in enumerate(declared)]
+    return {
+        "valid": True,
+        "code": None,
+        "reason": None,
+        "declarer": [meld.as_json() for meld in after],
+        "placements": [placement.as_json() for placement in placements(declared[number - 1], extended, number - 1)],
+    }
+
+
+def table_layoff(
+    variant: str,
+    round_number: object,
+    overrides: Overrides,
+    onto: object,
+    cards: str,
+    players: int | None = None,
+    table: Sequence[str] = (),
+) -> LayoffOnTable:
+    """`layoff_json`'s verdict on a lay-off onto meld `onto` (from 1) of the melds on the `table`,
+    typed (engine.contracts.lay_off_on_table), where the preset lays off onto any meld there;
+    the same refusals of the question asked.
+
+    >>> verdict = table_layoff("contract-rummy", 2, {"joker_swap": True}, 1, "6H", table=["5H JK 7H 8H"])
+    >>> verdict.valid, verdict.swap.words if verdict.swap else None
+    (True, "6H takes the place of JK, and JK goes back to the player's hand")
+    """
+    rules, info, declared, number, laid = _layoff_asked(
+        variant, round_number, overrides, (), onto, cards, players, None, table
+    )
+    if rules.preset.lay_off_scope is not LayOffScope.TABLE:
+        raise OptionError(f"in {rules.preset.name} cards are laid off only onto the melds of the player who went out")
+    return lay_off_on_table(declared, number, laid, rules, info)
+
+
+def _layoff_asked(
+    variant: str,
+    round_number: object,
+    overrides: Overrides,
+    declarer: Sequence[str],
+    onto: object,
+    cards: str,
+    players: int | None,
+    declarer_hand: str | None,
+    table: Sequence[str],
+) -> tuple[RuleSet, RoundInfo, tuple[TableMeld, ...], int, tuple[MeldCard, ...]]:
+    """A lay-off question checked (see `layoff_json`): the rules, the round, the melds laid off
+    onto, the meld's number and the cards laid off."""
     rules = rules_from(variant, overrides)
     info = _round(rules, round_number)
     on_table = rules.preset.lay_off_scope is LayOffScope.TABLE
@@ -308,69 +370,7 @@ def layoff_json(
     if not laid:
         raise CardError("give at least one card to lay off")
     _verify_cards_exist([held.card for held in laid] + [c for meld in declared for c in meld.cards], rules, players)
-    if on_table:
-        return _table_layoff(declared, onto, laid, rules, info)
-    try:
-        extended = verify_layoff(declared, onto - 1, laid, rules, info)
-    except IllegalLayoff as problem:
-        return {
-            "valid": False,
-            "code": problem.code,
-            "reason": str(problem),
-            "declarer": [meld.as_json() for meld in declared],
-            "placements": [],
-        }
-    after = [extended if index == onto - 1 else meld for index, meld in enumerate(declared)]
-    return {
-        "valid": True,
-        "code": None,
-        "reason": None,
-        "declarer": [meld.as_json() for meld in after],
-        "placements": [placement.as_json() for placement in placements(declared[onto - 1], extended, onto - 1)],
-    }
-
-
-def _table_layoff(
-    melds: tuple[TableMeld, ...], onto: int, laid: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo
-) -> dict[str, Any]:
-    """A lay-off onto any meld on the table; with the joker swap, a natural played where a joker
-    stands in a run takes the joker back ("swap" says so)."""
-    if not 1 <= onto <= len(melds):
-        missing = IllegalLayoff(
-            "not_on_table", f"There is no meld {onto} on the table; it holds {len(melds)} meld{_s(len(melds))}."
-        )
-        return _table_answer(missing, melds, [])
-    target = melds[onto - 1]
-    try:
-        extended = verify_layoff(melds, onto - 1, laid, rules, info)
-    except IllegalLayoff as problem:
-        if problem.code == "replaces_wild" and can_swap_joker(target, laid, rules, info):
-            swap = verify_joker_swap(target, laid, rules, info)
-            after = tuple(swap.meld if index == onto - 1 else meld for index, meld in enumerate(melds))
-            return _table_answer(None, after, [], swap.as_json())
-        return _table_answer(problem, melds, [], None)
-    after = tuple(extended if index == onto - 1 else meld for index, meld in enumerate(melds))
-    return _table_answer(None, after, [placement.as_json() for placement in placements(target, extended, onto - 1)])
-
-
-def _table_answer(
-    problem: IllegalLayoff | None,
-    melds: tuple[TableMeld, ...],
-    placed: list[dict[str, object]],
-    swap: dict[str, object] | None = None,
-) -> dict[str, Any]:
-    return {
-        "valid": problem is None,
-        "code": None if problem is None else problem.code,
-        "reason": None if problem is None else str(problem),
-        "table": [meld.as_json() for meld in melds],
-        "placements": placed,
-        "swap": swap,
-    }
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
+    return rules, info, tuple(declared), onto, laid
 
 
 def contract_json(

@@ -20,10 +20,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.cards import Card, MeldCard, parse_meld
 from engine.errors import BuyError, ContractError, IllegalLayoff
-from engine.layoffs import TableMeld
+from engine.layoffs import Placement, TableMeld, placements, verify_layoff
 from engine.melds import Reading, Verdict, check_meld, open_readings
 from engine.rules import LayOffScope, MeldKind, RuleSet
 from engine.schedule import RoundInfo, contract_words
@@ -31,6 +32,7 @@ from engine.schedule import RoundInfo, contract_words
 __all__ = [
     "ContractVerdict",
     "JokerSwap",
+    "LayoffOnTable",
     "buys_limit",
     "can_buy",
     "can_go_down",
@@ -38,6 +40,7 @@ __all__ = [
     "can_swap_joker",
     "check_contract",
     "contract_words",
+    "lay_off_on_table",
     "parse_meld",
     "verify_buy",
     "verify_contract",
@@ -325,3 +328,69 @@ def can_swap_joker(meld: TableMeld, cards: Sequence[MeldCard], rules: RuleSet, i
     except IllegalLayoff:
         return False
     return True
+
+
+# --- a lay-off onto any meld on the table ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayoffOnTable:
+    """The verdict on a lay-off onto any meld on the table (where the game lays off so): the melds
+    after it (unchanged where it is refused), the refusal's code and reason, where each card went,
+    and with the joker swap, the natural that took a joker back."""
+
+    melds: tuple[TableMeld, ...]
+    code: str | None = None
+    reason: str | None = None
+    placements: tuple[Placement, ...] = ()
+    swap: JokerSwap | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.code is None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "code": self.code,
+            "reason": self.reason,
+            "table": [meld.as_json() for meld in self.melds],
+            "placements": [placement.as_json() for placement in self.placements],
+            "swap": None if self.swap is None else self.swap.as_json(),
+        }
+
+
+def lay_off_on_table(
+    melds: Sequence[TableMeld], onto: int, laid: Sequence[MeldCard], rules: RuleSet, info: RoundInfo
+) -> LayoffOnTable:
+    """A lay-off onto meld `onto` (from 1) of the melds on the table; with the joker swap, a natural
+    played where a joker stands in a run takes the joker back (`swap` says so).
+
+    >>> from engine.rules import rule_set
+    >>> from engine.schedule import round_info
+    >>> from engine.layoffs import table_melds
+    >>> rules = rule_set("contract-rummy", {"joker_swap": True})
+    >>> info = round_info(rules, 2)
+    >>> verdict = lay_off_on_table(table_melds(["5H JK 7H 8H"], rules, info), 1, parse_meld("6H"), rules, info)
+    >>> verdict.valid, str(verdict.melds[0]), verdict.swap.words
+    (True, '5H 6H 7H 8H', "6H takes the place of JK, and JK goes back to the player's hand")
+    """
+    on_table = tuple(melds)
+    if not 1 <= onto <= len(on_table):
+        count = len(on_table)
+        where = f"There is no meld {onto} on the table; it holds {count} meld{'' if count == 1 else 's'}."
+        return LayoffOnTable(on_table, "not_on_table", where)
+    target = on_table[onto - 1]
+    try:
+        extended = verify_layoff(on_table, onto - 1, laid, rules, info)
+    except IllegalLayoff as problem:
+        if problem.code == "replaces_wild" and can_swap_joker(target, laid, rules, info):
+            swap = verify_joker_swap(target, laid, rules, info)
+            return LayoffOnTable(_replaced(on_table, onto, swap.meld), swap=swap)
+        return LayoffOnTable(on_table, problem.code, str(problem))
+    return LayoffOnTable(_replaced(on_table, onto, extended), placements=placements(target, extended, onto - 1))
+
+
+def _replaced(melds: tuple[TableMeld, ...], onto: int, meld: TableMeld) -> tuple[TableMeld, ...]:
+    """The melds with meld `onto` (from 1) replaced."""
+    return tuple(meld if index == onto - 1 else other for index, other in enumerate(melds))

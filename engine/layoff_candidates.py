@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.cards import Card
 from engine.deck import (
@@ -26,25 +26,23 @@ from engine.rules import RuleSet
 from engine.schedule import RoundInfo
 from engine.tablemeld import _SUIT_ROWS, TableMeld
 
-
-class Candidate(NamedTuple):
-    """A candidate lay-off onto one meld: where it comes in the order the candidates are made (the
-    first made wins a tie, D11), its cards and their figures, which add up over its parts."""
-
-    order: int
-    cards: tuple[Card, ...]
-    points: int
-    taken: int  # how many of each of the hand's distinct cards it takes, packed (engine.deck.pack_wide)
-    wilds: int  # how many of its cards are wild
-    natural_points: int  # the points of its natural cards
-    later_points: int  # the points of those naturals that might also fit a later meld
-
+# A candidate lay-off onto one meld, as a plain tuple read by place (CARDS, POINTS, TAKEN below)
+# and unpacked by name in the lay-off search's loop (engine.layoff_search), where candidates are
+# made and read by the thousand: a NamedTuple there costs a call to make each and misses the
+# interpreter's fast paths for plain tuples, and the round benchmark took 3-6 % longer with them.
+# Its fields: where it comes in the order the candidates are made (the first made wins a tie,
+# D11); its cards; their points; how many of each of the hand's distinct cards it takes, packed
+# (engine.deck.pack_wide); how many of its cards are wild; the points of its natural cards; the
+# points of those naturals that might also fit a later meld. The figures add up over its parts.
+Candidate = tuple[int, tuple[Card, ...], int, int, int, int, int]
+CARDS: Final = 1  # where a Candidate holds its cards
+POINTS: Final = 2  # its points
+TAKEN: Final = 3  # and the counts it takes
 
 # A part of a candidate (one card, a group of wilds, the naturals beyond one end of a run): its
-# cards and figures as a Candidate has them after `order`, which add up. A candidate is the
+# cards and figures as a Candidate has them after its order, which add up. A candidate is the
 # naturals of one part and the wilds of another. Parts, and the pairs and ways below, are plain
-# tuples unpacked by name: a round's lay-off searches make them by the thousand, and as named
-# records they cost the round benchmark 5 to 8 %.
+# tuples unpacked by name, as candidates are.
 Part = tuple[tuple[Card, ...], int, int, int, int, int]
 _NO_CARDS: Part = ((), 0, 0, 0, 0, 0)
 _WILDS: Final = 3  # where a part holds its number of wilds
@@ -53,18 +51,6 @@ Held = tuple[Part, int]
 # A way to fill the first places beyond a run's end (see _outward): the naturals used, how many
 # wilds, and whether the last place filled holds a natural (True where none is filled).
 Way = tuple[Part, int, bool]
-# Candidates are made as often: with tuple's own __new__ a named record costs what a plain tuple
-# does, not a call of the record's own __new__.
-_new = tuple.__new__
-
-
-def _candidate(order: int, naturals: Part, wilds: Part) -> Candidate:
-    """The candidate of the naturals of one part and the wilds of another."""
-    cards, points, taken, _, _, later = naturals
-    extra, extra_points, extra_taken, extra_wilds, _, _ = wilds
-    return _new(
-        Candidate, (order, cards + extra, points + extra_points, taken + extra_taken, extra_wilds, points, later)
-    )
 
 
 def _wild_groups(wilds: list[Held], mrules: MeldRules) -> list[Part]:
@@ -104,11 +90,11 @@ def _multisets(units: list[Held]) -> list[Part]:
 def _joined(first: Part, second: Part) -> Part:
     """The part of the cards of both (most parts joined are empty: the empty group of wilds, no
     natural beyond one end of a run)."""
-    cards, points, taken, wilds, natural_points, later_points = second
-    if not cards:
+    if not second[0]:  # its cards
         return first
     if not first[0]:
         return second
+    cards, points, taken, wilds, natural_points, later_points = second
     first_cards, first_points, first_taken, first_wilds, first_natural_points, first_later_points = first
     return (
         first_cards + cards,
@@ -122,15 +108,12 @@ def _joined(first: Part, second: Part) -> Part:
 
 def _numbered(groups: Iterable[Candidate], first: int = 0) -> list[Candidate]:
     """The candidates numbered again in their order, from `first`."""
-    return [
-        _new(Candidate, (order, c.cards, c.points, c.taken, c.wilds, c.natural_points, c.later_points))
-        for order, c in enumerate(groups, first)
-    ]
+    return [(order, *candidate[1:]) for order, candidate in enumerate(groups, first)]
 
 
 def _wilds_alone(groups: Iterable[Part]) -> list[Candidate]:
     """The groups of wilds as candidates, numbered in their order."""
-    return [_new(Candidate, (order, *group)) for order, group in enumerate(groups)]  # a part's figures in order
+    return [(order, *group) for order, group in enumerate(groups)]  # a part's figures in order
 
 
 def layoff_candidates(
@@ -140,7 +123,7 @@ def layoff_candidates(
     order the search tries them among those of equal points; verify_layoff decides which are legal."""
     keys = tuple(cards)
     naturals, wilds = card_parts(range(len(keys)), keys, pack_wide(cards.values()), values, wild_table(info), set())
-    return [candidate.cards for candidate in candidate_list(meld, naturals, wilds, meld_rules(rules, info))]
+    return [candidate[CARDS] for candidate in candidate_list(meld, naturals, wilds, meld_rules(rules, info))]
 
 
 def card_parts(
@@ -177,7 +160,7 @@ def candidate_list(meld: TableMeld, naturals: list[Held], wilds: list[Held], mru
     groups: dict[tuple[Card, ...], Candidate] = {}  # as a set in the order first made
     for reading in meld.readings:
         for candidate in _reading_candidates(reading, naturals, mrules, wild_groups):
-            groups.setdefault(candidate.cards, candidate)
+            groups.setdefault(candidate[CARDS], candidate)
     return _numbered(groups.values())
 
 
@@ -190,9 +173,11 @@ def _reading_candidates(
     mates = [(part, copies) for part, copies in naturals if part[0][0].rank == rank]  # its first card's rank
     if not mates:
         return _wilds_alone(wild_groups[1:])  # the first group is the empty one: no lay-off
-    groups = [
-        _candidate(order, mates_part, extra)
-        for order, (mates_part, extra) in enumerate(itertools.product(_multisets(mates), wild_groups), -1)
+    groups = [  # the naturals of one part and the wilds of another
+        (order, cards + extra[0], points + extra[1], taken + extra[2], extra[_WILDS], points, later)
+        for order, ((cards, points, taken, _, _, later), extra) in enumerate(
+            itertools.product(_multisets(mates), wild_groups), -1
+        )
     ]
     return groups[1:]  # the first is the empty group
 
@@ -226,10 +211,12 @@ def _run_candidates(
                 cards, shed, taken, _, _, later = _joined(low_naturals, high_naturals)
                 for extra in by_size[low_wilds + high_wilds]:
                     # numbered from -1: the first group is the empty one, dropped below
-                    made = (len(groups) - 1, cards + extra[0], shed + extra[1], taken + extra[2], extra[_WILDS])
-                    groups.append(_new(Candidate, (*made, shed, later)))
+                    order = len(groups) - 1
+                    groups.append(
+                        (order, cards + extra[0], shed + extra[1], taken + extra[2], extra[_WILDS], shed, later)
+                    )
     if lowest == ACE_LOW and highest == ACE_HIGH:  # an ace may stand beyond either end: the same groups twice
-        groups = _numbered({candidate.cards: candidate for candidate in groups}.values(), -1)
+        groups = _numbered({candidate[CARDS]: candidate for candidate in groups}.values(), -1)
     return groups[1:]  # the first is the empty group: no lay-off
 
 

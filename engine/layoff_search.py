@@ -23,7 +23,7 @@ from engine.deck import (
     WIDE_FIELD,
     takes_more,
 )
-from engine.layoff_candidates import Candidate, candidate_list, card_parts
+from engine.layoff_candidates import POINTS, TAKEN, Candidate, candidate_list, card_parts
 from engine.layoff_check import Placement, extended_meld, placements, wild_height
 from engine.meldrules import meld_rules
 from engine.melds import (
@@ -66,17 +66,14 @@ class Found(NamedTuple):
     counts: int  # the counts of the cards kept, packed
 
 
-_POINTS = operator.attrgetter("points")  # of a Candidate
-# Found and Kept are made once or more per step of the search: made with tuple's own __new__ they
-# cost what a plain tuple does, not a call of the record's __new__ (see engine.layoff_candidates).
-_new = tuple.__new__
-
-
-class Kept(NamedTuple):
-    """What the cards kept score: `cost` and `floors` of _LayoffSearch."""
-
-    cost: int
-    floors: list[int]
+# A Found's fields in a plain tuple, as the search makes and reads them, step by step: its
+# hottest loop. A NamedTuple costs a call to make and misses the interpreter's fast paths for
+# plain tuples (see engine.layoff_candidates); `best` gives its answer as a Found.
+Step = tuple[int, int, int, tuple[tuple[int, tuple[Card, ...]], ...], int]
+# What the cards kept score, `cost` and `floors` of _LayoffSearch, as a plain tuple (made once per
+# count of the cards kept, and unpacked in the search's loop).
+Kept = tuple[int, list[int]]
+_POINTS = operator.itemgetter(POINTS)  # of a Candidate
 
 
 def score_with_layoffs(
@@ -155,7 +152,7 @@ class _LayoffSearch:
                 values,
             )
         self.scores: dict[int, Kept] = {}  # by the counts: `cost` and `floors`
-        self.known: dict[int, Found] = {}  # by the counts and the meld index, packed
+        self.known: dict[int, Step] = {}  # by the counts and the meld index, packed
         self.index_bits = self.meld_count.bit_length()
         self._tables(natural_at, held)
         self.candidates: dict[int, list[Candidate]] = {}
@@ -207,7 +204,7 @@ class _LayoffSearch:
         here = self.cost(self.start)
         if not self.meld_count:
             return Found(here, 0, 0, (), self.start)
-        return self.search(0, self.start, here, self.floors(self.start)[-1] - self.layable(0, self.start))
+        return Found(*self.search(0, self.start, here, self.floors(self.start)[-1] - self.layable(0, self.start)))
 
     def kept(self, counts: int) -> Counter[Card]:
         """The cards counted in `counts`."""
@@ -271,7 +268,7 @@ class _LayoffSearch:
 
     def cost(self, counts: int) -> int:
         """The least penalty (no multiplier) of the cards kept."""
-        return (self.scores.get(counts) or self._score(counts)).cost
+        return (self.scores.get(counts) or self._score(counts))[0]
 
     def arrangement(self, counts: int) -> Arrangement | None:
         """An arrangement of the cards counted with their least penalty, multiplied for the round,
@@ -286,7 +283,7 @@ class _LayoffSearch:
         """For j = 0, 1, ... up to the wild cards counted: the least penalty of the naturals counted
         with j of those wilds, if wilds could also go for nothing. No part of the cards with j wilds
         or fewer scores less than this less the points of the naturals it lacks."""
-        return (self.scores.get(counts) or self._score(counts)).floors
+        return (self.scores.get(counts) or self._score(counts))[1]
 
     def _score(self, counts: int) -> Kept:
         """`cost` and `floors` of the cards counted, found together."""
@@ -300,7 +297,7 @@ class _LayoffSearch:
             cost = arrange(list(self.kept(counts).elements()), self.rules, self.info, self.values).penalty
             points = [self.values[self.keys[at].code] for at in self.wild_at]
             floors = [cost - sum(map(operator.mul, wilds, points))] * (sum(wilds) + 1)
-        score = self.scores[counts] = _new(Kept, (cost, floors))
+        score = self.scores[counts] = (cost, floors)
         return score
 
     def _wilds_cannot_win(self, index: int, counts: int, floors: list[int], after: int, best: int, laid: int) -> bool:
@@ -338,7 +335,7 @@ class _LayoffSearch:
         if (self.mrules.lowest, self.mrules.highest) == (ACE_LOW, ACE_HIGH):
             # One ace at both ends of a run takes more than is held where only one is: never legal
             # (D14). No other candidate takes more of a card than is held.
-            made = [candidate for candidate in made if not takes_more(counts, candidate.taken)]
+            made = [candidate for candidate in made if not takes_more(counts, candidate[TAKEN])]
         made.sort(key=_POINTS, reverse=True)  # stable: ties stay in the order made
         self.candidates[key] = made
         return made
@@ -402,7 +399,7 @@ class _LayoffSearch:
             melds[index] = extended
         return tuple(melds)
 
-    def search(self, index: int, counts: int, here: int, floor: int) -> Found:
+    def search(self, index: int, counts: int, here: int, floor: int) -> Step:
         """The best lay-offs onto melds `index`, `index` + 1, ... (one at least) from the cards
         counted; `here`: the least penalty of keeping them all, self.cost(counts); `floor`: less
         than any lay-offs onto these melds can reach, self.floor(counts) - self.layable(index, counts)."""
@@ -414,11 +411,9 @@ class _LayoffSearch:
         last = index + 1 == self.meld_count
         floors = self.floors(counts)
         after = 0 if last else self.layable(index + 1, counts)  # the naturals that might fit later melds
-        result = (
-            _new(Found, (here, 0, 0, (), counts)) if last else self.search(index + 1, counts, here, floors[-1] - after)
-        )
+        result: Step = (here, 0, 0, (), counts) if last else self.search(index + 1, counts, here, floors[-1] - after)
         # The best so far (D11): least penalty, fewest cards laid off, wilds highest; compared field by
-        # field, and a Found read by place (penalty, laid, height, layoffs, counts): the hottest loop.
+        # field, and a Step read by place (penalty, laid, height, layoffs, counts): the hottest loop.
         kept = best = result[0]
         laid, chosen = result[1], -1  # chosen: where the best so far comes among the candidates
         # Even laying off every card that might fit this meld or a later one cannot beat keeping them.
@@ -446,7 +441,7 @@ class _LayoffSearch:
             floor = left_floors[-1] - left_layable
             if floor > best or (floor == best and size > laid):
                 continue
-            rest = _new(Found, (left_cost, 0, 0, (), left)) if last else self.search(index + 1, left, left_cost, floor)
+            rest = (left_cost, 0, 0, (), left) if last else self.search(index + 1, left, left_cost, floor)
             penalty, total_laid = rest[0], size + rest[1]
             if penalty > best or (penalty == best and total_laid > laid):
                 continue
@@ -458,7 +453,7 @@ class _LayoffSearch:
             # A tie on penalty and cards laid off goes to the wilds standing highest, then to the one made first.
             if penalty == best and total_laid == laid and (height, -order) <= (result[2], -chosen):
                 continue
-            result = _new(Found, (penalty, total_laid, height, ((index, used), *rest[3]), rest[4]))
+            result = (penalty, total_laid, height, ((index, used), *rest[3]), rest[4])
             best, laid, chosen = penalty, total_laid, order
         self.known[key] = result
         return result

@@ -49,11 +49,16 @@ class TableMeld:
             for card, stands in zip(self.cards, self.read_as, strict=True)
         )
 
-    def as_json(self) -> list[str]:
+    @property
+    def written_out(self) -> tuple[MeldCard, ...]:
         """The meld as written out: every role once the reading is fixed, as laid down while open."""
         if self.others and self.written:
-            return [str(card) for card in self.written]
-        return [str(card) for card in self.meld_cards]
+            return self.written
+        return self.meld_cards
+
+    def as_json(self) -> list[str]:
+        """The meld as written out (`written_out`), a token a card."""
+        return [str(card) for card in self.written_out]
 
     @property
     def is_open(self) -> bool:

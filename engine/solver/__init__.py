@@ -9,8 +9,8 @@ melded are always the k most expensive ones.
 
 The package, by job:
 
-* `records`: the records its parts pass between them (`Meld`, `Code`, `Split`; and `RawMeld`,
-  `RunShapes`, the plain tuples its two hottest loops read) and the `Arrangement` it answers with;
+* `records`: the records its parts pass between them (`Meld`, `Split`; and `RawMeld`, `RunShapes`,
+  `Code`, the plain tuples its two hottest loops read) and the `Arrangement` it answers with;
 * `search`: one component's memoised search (`Component`);
 * `combination`: a hand's naturals split into components (`components`), the components shared
   across hands, and their answers combined (`solve_split`);

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from engine.caches import cache
 from engine.cards import Card
 from engine.deck import CODES, every_code
-from engine.meldrules import meld_rules
+from engine.meldrules import meld_rules, wild_table
 from engine.penalties import base_penalty
 from engine.rules import PenaltyTable, RuleSet
 from engine.schedule import RoundInfo
@@ -86,15 +86,17 @@ _VALUES: dict[tuple[int, PenaltyTable], tuple[RoundInfo, list[int]]] = cache("pe
 
 
 def penalty_values(table: PenaltyTable, info: RoundInfo) -> list[int]:
-    """Each card code's points in a round (no multiplier), remembered by identity of the round."""
+    """Each card code's points in a round (no multiplier), remembered by identity of the round. A
+    card scores as wild where the round's wild table says so (engine.meldrules.wild_table, the one
+    table the solver, the lay-off code and MeldRules read)."""
     known = _VALUES.get((id(info), table))
     if known is None or known[0] is not info:
         if len(_VALUES) > 1024:
             _VALUES.clear()
-        values = [base_penalty(Card.JOKER, table, info.jokers_wild)] + [0] * (CODES - 1)
+        wild = wild_table(info)
+        values = [base_penalty(Card.JOKER, table, wild[Card.JOKER.code])] + [0] * (CODES - 1)
         for code, rank, suit in every_code():
-            card = Card(rank, suit)
-            values[code] = base_penalty(card, table, info.is_wild(card))
+            values[code] = base_penalty(Card(rank, suit), table, wild[code])
         known = _VALUES[(id(info), table)] = (info, values)
     return known[1]
 

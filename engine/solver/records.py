@@ -50,15 +50,13 @@ def card_order(card: Card) -> int:
     return SORT_ORDER[card.code]
 
 
-class Code(NamedTuple):
-    """A natural card inside the search: its suit's index and its rank number."""
-
-    suit: int
-    rank: int
-
+# A natural card inside the search: (its suit's index, its rank number), a plain pair unpacked by
+# name wherever it is read. The search and the grouping into components unpack one per card on
+# every call; a NamedTuple is unpacked through an iterator, four times slower than a plain tuple.
+Code = tuple[int, int]
 
 # Every card code's Code, made once: the search turns a hand's codes into these on every call.
-CODE_OF = [Code(suit_of(code), rank_of(code)) for code in range(CODES)]
+CODE_OF: list[Code] = [(suit_of(code), rank_of(code)) for code in range(CODES)]
 
 
 class Meld(NamedTuple):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import NamedTuple
 
 from engine.cards import Card
 from engine.deck import SUIT_FIRST, pack_counts
@@ -21,37 +20,23 @@ from engine.solver.combination import (
     shares_of,
     wilds_melded,
 )
-from engine.solver.records import CODE_OF, INF, Arrangement, arrangement_of, new
+from engine.solver.records import CODE_OF, INF, Arrangement, arrangement_of
 from engine.solver.search import Component
 
-
-class Part(NamedTuple):
-    """A component of the hand: where its cards' counts sit in the packed counts, their mask, its
-    states by the masked counts (filled as they are asked), and its cards by the component's indexes."""
-
-    component: Component
-    where: list[int]
-    mask: int
-    states: dict[int, int]
-    cards: list[Card]
-
-
-class Totals(NamedTuple):
-    """The least leftover value of some naturals per number of wilds melded, the points that do
-    not depend on it, and how the wilds were split between the parts (the convolutions' splits,
-    for `shares_of`)."""
-
-    total: list[int]
-    fixed: int
-    splits: list[list[int]]
-
-
-class Loner(NamedTuple):
-    """A lone natural of the hand: where its count sits in the packed counts, its points and code."""
-
-    shift: int
-    points: int
-    code: int
+# The records SubHands keeps and reads on every step of the lay-off search (engine.layoff_search),
+# plain tuples unpacked by name: a NamedTuple costs a call to make, and is unpacked through an
+# iterator, four times slower than a plain tuple.
+#
+# A component of the hand: the component, where its cards' counts sit in the packed counts, their
+# mask, its states by the masked counts (filled as they are asked), and its cards by the
+# component's indexes.
+Part = tuple[Component, list[int], int, dict[int, int], list[Card]]
+# The least leftover value of some naturals per number of wilds melded, the points that do not
+# depend on it, and how the wilds were split between the parts (the convolutions' splits, for
+# `shares_of`).
+Totals = tuple[list[int], int, list[list[int]]]
+# A lone natural of the hand: where its count sits in the packed counts, its points and its code.
+Loner = tuple[int, int, int]
 
 
 class SubHands:
@@ -117,15 +102,15 @@ class SubHands:
                 index = group[0]
                 shift = where_of[index]
                 if packed >> shift & field == 1:
-                    self.loners.append(new(Loner, (shift, points[index], naturals[index])))
+                    self.loners.append((shift, points[index], naturals[index]))
                     self.card_of[naturals[index]] = ordered[index]
                     continue
                 component = shared_component((codes[index],), (points[index],), wild_count, settings, top_wild)
-                self.parts.append(new(Part, (component, [shift], masks[index], {}, [ordered[index]])))
+                self.parts.append((component, [shift], masks[index], {}, [ordered[index]]))
                 continue
             pick = itemgetter(*group)
             component = shared_component(pick(codes), pick(points), wild_count, settings, top_wild)
-            self.parts.append(new(Part, (component, list(pick(where_of)), sum(pick(masks)), {}, list(pick(ordered)))))
+            self.parts.append((component, list(pick(where_of)), sum(pick(masks)), {}, list(pick(ordered))))
         self.field = field
         self.memo: dict[int, Totals] = {}
 
@@ -151,13 +136,13 @@ class SubHands:
         unmelded: list[Card] = []
         vector = 0  # the index of the next part's vector among the convolution's
         field = self.field
-        for part in self.parts:  # each part holding naturals here
-            counts = packed & part.mask
+        for component, where, mask, states, cards in self.parts:  # each part holding naturals here
+            counts = packed & mask
             if counts:
-                state = part.states.get(counts) or _state(packed, part.where, field)  # found by `totals` as a rule
-                part.component.read_off(state, shares[vector], part.cards, wild_pool, melds, unmelded)
+                state = states.get(counts) or _state(packed, where, field)  # found by `totals` as a rule
+                component.read_off(state, shares[vector], cards, wild_pool, melds, unmelded)
                 vector += 1
-        loners = [self.card_of[loner.code] for loner in self.loners if packed >> loner.shift & field]
+        loners = [self.card_of[code] for shift, _, code in self.loners if packed >> shift & field]
         melded_loners = None
         if loners and self.melds_loners:
             melded_loners = sorted(loners, key=lambda card: values[card.code], reverse=True)
@@ -202,15 +187,14 @@ class SubHands:
         size = self.wild_count + 1
         field = self.field
         vectors = []
-        for part in self.parts:  # each part holding naturals here
-            counts = packed & part.mask
-            states = part.states
+        for component, where, mask, states, _ in self.parts:  # each part holding naturals here
+            counts = packed & mask
             state = states.get(counts)
             if state is None:
-                state = states[counts] = _state(packed, part.where, field)
+                state = states[counts] = _state(packed, where, field)
             if state:
-                vectors.append(part.component.solve(state))
-        loners = [loner.points for loner in self.loners if packed >> loner.shift & field]
+                vectors.append(component.solve(state))
+        loners = [points for shift, points, _ in self.loners if packed >> shift & field]
         fixed = 0
         if loners and self.melds_loners:
             loners.sort(reverse=True)
@@ -220,7 +204,7 @@ class SubHands:
         if self.all_wild:
             vectors.append(all_wild_vector(size, True))
         total, splits = convolve_all(vectors, size)
-        return new(Totals, (total, fixed, splits))
+        return total, fixed, splits
 
 
 def _state(packed: int, where: list[int], field: int) -> int:

@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from engine.api import best_json, contract_json, layoff_json, option_specs_json, schedule_json, variants_json
+from engine.api import (
+    best_json,
+    contract_json,
+    layoff_json,
+    option_specs_json,
+    schedule_json,
+    table_layoff,
+    variants_json,
+)
 from engine.cards import Card, parse_cards, parse_meld
 from engine.contracts import (
     buys_limit,
@@ -510,3 +518,28 @@ def test_lay_offs_only_after_going_down_on_a_later_turn() -> None:
     with pytest.raises(ContractError, match=exactly("Cy went down this turn; lay-offs start on Cy's next turn")):
         verify_may_lay_off(RULES, "Cy", gone_down=True, went_down_this_turn=True)
     assert not can_lay_off_now(rule_set("pay-me"), gone_down=True, went_down_this_turn=False)
+
+
+@pytest.mark.parametrize(
+    ("options", "table", "onto", "cards"),
+    [
+        ({"joker_swap": True}, ["5H JK 7H 8H"], 1, "6H"),  # a natural takes the joker back
+        ({}, ["5H JK 7H 8H"], 1, "6H"),  # no joker swap: refused
+        ({}, ["5H 6H 7H 8H", "9C 9D 9S"], 1, "4H JK"),  # laid at both ends
+        ({}, ["5H 6H 7H 8H", "9C 9D 9S"], 2, "9H"),
+        ({}, ["5H 6H 7H 8H"], 3, "9H"),  # no such meld
+        ({}, ["JK 6H 7H 8H", "9C 9D 9S"], 2, "9D"),  # onto a set, beside a run with a joker
+    ],
+)
+def test_table_layoff_is_layoff_json_typed(options: dict[str, object], table: list[str], onto: int, cards: str) -> None:
+    """The typed verdict on a lay-off onto the table (what the disputes service reads) says what
+    layoff_json writes out, field by field."""
+    typed = table_layoff("contract-rummy", 2, options, onto, cards, None, table)
+    assert typed.as_json() == layoff_json("contract-rummy", 2, options, [], onto, cards, None, None, table)
+    assert typed.valid == (typed.reason is None)
+    assert [str(meld) for meld in typed.melds] == [" ".join(meld.as_json()) for meld in typed.melds]
+
+
+def test_table_layoff_refuses_a_game_that_lays_off_onto_the_declarer_alone() -> None:
+    with pytest.raises(OptionError, match="laid off only onto the melds of the player who went out"):
+        table_layoff("pay-me", 2, {}, 1, "6H", None, ["5H 6H 7H"])

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+import engine.solver.hand as hand_module
+from engine import caches
 from engine.cards import Card, parse_cards
+from engine.deck import CODES
+from engine.meldrules import wild_table
 from engine.penalties import base_penalty, card_penalty, hand_penalty, penalty_rows
 from engine.rules import PenaltyTable, rule_set
 from engine.schedule import round_info
+from engine.solver import penalty_values
 
 
 def points(variant: str, number: int, card: str, **options: object) -> int:
@@ -178,3 +183,28 @@ def test_the_other_tables_keep_their_joker_values() -> None:
     assert base_penalty(Card.JOKER, PenaltyTable.PAY_ME, wild=True) == 15
     assert base_penalty(Card.JOKER, PenaltyTable.PAY_ME_FAMILY, wild=True) == 10
     assert base_penalty(Card.JOKER, PenaltyTable.THREE_13, wild=True) == 0
+
+
+def test_penalty_values_read_the_rounds_wild_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver scores as wild exactly the cards the round's wild table marks
+    (engine.meldrules.wild_table, the one place wild cards are decided), not what it asks the
+    round itself: a wild table of another shape (one suit's 2s alone) changes the points too."""
+
+    rules = rule_set("pay-me")
+    info = round_info(rules, 1)  # 3 cards: 3s and jokers wild
+    two_of_hearts, two_of_spades = Card.parse("2H"), Card.parse("2S")
+    table = [False] * CODES
+    table[two_of_hearts.code] = True
+    caches.clear_caches(["penalty values by round"])
+    monkeypatch.setattr(hand_module, "wild_table", lambda round_: tuple(table))
+    values = penalty_values(PenaltyTable.PAY_ME, info)
+    caches.clear_caches(["penalty values by round"])
+    assert values[two_of_hearts.code] == base_penalty(two_of_hearts, PenaltyTable.PAY_ME, wild=True)
+    assert values[two_of_spades.code] == base_penalty(two_of_spades, PenaltyTable.PAY_ME, wild=False)
+    three = Card.parse("3C")
+    assert values[three.code] == base_penalty(three, PenaltyTable.PAY_ME, wild=False)
+    monkeypatch.undo()
+    wild = wild_table(info)
+    assert penalty_values(PenaltyTable.PAY_ME, info)[three.code] == base_penalty(
+        three, PenaltyTable.PAY_ME, wild[three.code]
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from companion.bounds import whole_number
 from companion.errors import InvalidInput
@@ -17,18 +16,17 @@ from companion.services.disputes.views import (
     Scored,
     card_faces,
     face,
-    faces,
     for_people,
     meld_views,
     placed_words,
 )
 from companion.services.store import engine_call
-from engine.api import layoff_json, verify_hands_arranged
+from engine.api import table_layoff as engine_table_layoff
+from engine.api import verify_hands_arranged
 from engine.cards import Card, parse_cards, parse_meld
-from engine.contracts import check_contract, verify_go_down, verify_may_lay_off
+from engine.contracts import LayoffOnTable, check_contract, verify_go_down, verify_may_lay_off
 from engine.errors import CannotGoOut, ContractError, EngineError, IllegalLayoff
 from engine.layoffs import (
-    Place,
     TableMeld,
     placements,
     score_with_layoffs,
@@ -223,8 +221,9 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str, dow
     if not str(fields[chosen - 1]).strip():
         raise InvalidInput(f"meld {chosen} on the table is empty: choose a meld that holds cards")
     number = [index for index, field in enumerate(fields, start=1) if str(field).strip()].index(chosen) + 1
-    # The lay-off onto the table with the joker swap is decided in engine.api alone (its JSON answer).
-    answer = engine_call(layoff_json, at.variant, at.round, at.options, [], number, cards, at.players, None, melds)
+    # The lay-off onto the table with the joker swap is decided in the engine alone (engine.api.table_layoff).
+    asked = (at.variant, at.round, at.options, number, cards, at.players, melds)
+    answer: LayoffOnTable = engine_call(engine_table_layoff, *asked)
     gone_down, this_turn = WHEN_DOWN[down]
     try:
         verify_may_lay_off(at.rules, "this player", gone_down=gone_down, went_down_this_turn=this_turn)
@@ -234,18 +233,17 @@ def table_layoff(at: Table, fields: Sequence[str], onto: object, cards: str, dow
     return _table_layoff_view(answer, number, at)
 
 
-def _table_layoff_view(answer: dict[str, Any], number: int, at: Table) -> TableLayoff:
-    """The engine's answer (``engine layoff --meld``) as the checker shows it."""
+def _table_layoff_view(answer: LayoffOnTable, number: int, at: Table) -> TableLayoff:
+    """The engine's verdict (``engine layoff --meld``) as the checker shows it."""
     placed = tuple(
-        placed_words(Card.parse(item["card"]), Card.parse(item["as"]), item["meld"], Place(item["place"]))
-        for item in answer["placements"]
+        placed_words(placement.card, placement.stands_for, placement.meld + 1, placement.place)
+        for placement in answer.placements
     )
-    swap = answer.get("swap")
     return TableLayoff(
-        bool(answer["valid"]),
-        answer["reason"],
+        answer.valid,
+        answer.reason,
         number,
-        tuple(faces(meld, at.info) for meld in answer["table"]),
+        tuple(card_faces(meld.written_out, at.info) for meld in answer.melds),
         placed,
-        for_people(swap["text"]) if swap else None,
+        for_people(answer.swap.words) if answer.swap else None,
     )
