@@ -90,6 +90,11 @@ class RoundPlan:
     suits: tuple[tuple[str, str], ...] = ()  # the deck's suits a wild rank stands in: symbol, colour class
 
     @property
+    def has_stars(self) -> bool:
+        """Whether the deck has stars (Five Crowns): the page then loads their colour (css/stars.css)."""
+        return any(tone == "star" for _symbol, tone in self.suits)
+
+    @property
     def contract_fans(self) -> tuple[Fan, ...]:
         return contract.contract_fans(self.contract)
 

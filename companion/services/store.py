@@ -85,6 +85,13 @@ def deck_ranks(preset: Preset) -> tuple[Rank, ...]:
     return tuple(Rank)
 
 
+def deck_words(preset: Preset) -> str:
+    """One deck of the preset in words: "Each deck: the suits ♠ ♥ ♦ ♣ ★, Three to King, 55 cards"."""
+    suits, ranks = deck_suits(preset), deck_ranks(preset)
+    symbols = " ".join(suit.symbol for suit in suits)
+    return f"Each deck: the suits {symbols}, {ranks[0].word} to {ranks[-1].word}, {len(suits) * len(ranks)} cards."
+
+
 _T = TypeVar("_T")
 
 
