@@ -52,11 +52,21 @@ try:
 except ImportError:  # an older engine, given with --baseline: its Suit holds the four suits alone
     STANDARD_SUITS = tuple(Suit)
 
+
+def _standard_deck(variant: str) -> bool:
+    """Whether the preset plays the 52-card deck (an older engine's presets all do)."""
+    deck = getattr(PRESETS[variant], "deck", None)
+    return deck is None or (tuple(deck.suits) == tuple(STANDARD_SUITS) and len(deck.ranks) == len(Rank))
+
+
 # The presets whose hands the solver arranges: Contract Rummy's hands are arranged by the players
 # (engine.api.verify_hands_arranged), and its 7 deals have no round 11. (An older engine given
-# with --baseline may have no deals as data, and no contracts.)
+# with --baseline may have no deals as data, and no contracts.) The corpus keeps to the 52-card
+# deck, as the golden corpus recorded it; Five Crowns has its own mode (--five-crowns).
 SOLVED_PRESETS = tuple(
-    variant for variant in RUMMY_PRESETS if not any(deal.contract for deal in getattr(PRESETS[variant], "deals", ()))
+    variant
+    for variant in RUMMY_PRESETS
+    if not any(deal.contract for deal in getattr(PRESETS[variant], "deals", ())) and _standard_deck(variant)
 )
 
 

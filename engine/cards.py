@@ -16,7 +16,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
-from engine.deck import JOKER_CODE, RANKS_BY_TOKEN, STANDARD, STANDARD_SUITS, Rank, Suit, code_of, sort_key
+from engine.deck import (
+    FIVE_CROWNS,
+    JOKER_CODE,
+    RANKS_BY_TOKEN,
+    STANDARD,
+    SUITS_BY_TOKEN,
+    Deck,
+    Rank,
+    Suit,
+    code_of,
+    sort_key,
+)
 from engine.errors import CardError, DeckError
 
 __all__ = [
@@ -29,13 +40,13 @@ __all__ = [
     "parse_meld",
     "split_tokens",
     "symbols_in",
+    "verify_in_deck",
     "verify_in_play",
 ]
 
 
 _RANKS_BY_TOKEN = RANKS_BY_TOKEN
-# Stars are not read: no preset plays a five-suit deck yet.
-_SUITS_BY_TOKEN = {suit.value: suit for suit in STANDARD_SUITS} | {suit.symbol: suit for suit in STANDARD_SUITS}
+_SUITS_BY_TOKEN = SUITS_BY_TOKEN
 _JOKER_TOKENS = {"JK", "JOKER", "*", "🃏"}
 _T = TypeVar("_T")
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -118,7 +129,8 @@ def _parse_token(text: str) -> Card | None:
 
 Card.JOKER = Card(None, None)
 # Every card by its canonical token, as format_cards writes it: most hands come in that form.
-_BY_TOKEN = {str(card): card for card in (Card.JOKER, *(Card(rank, suit) for rank, suit in STANDARD.faces()))}
+_FACES = {*STANDARD.faces(), *FIVE_CROWNS.faces()}
+_BY_TOKEN = {str(card): card for card in (Card.JOKER, *(Card(rank, suit) for rank, suit in _FACES))}
 
 
 @dataclass(frozen=True)
@@ -156,9 +168,9 @@ class MeldCard:
         return self.card.symbol if self.role is None else f"{self.card.symbol} as {self.role.symbol}"
 
 
-_CARD_CODE = r"(?:10|[2-9JQKA])[SHDC]"
+_CARD_CODE = r"(?:10|[2-9JQKA])[SHDCR]"
 _TOKENS_IN_TEXT = re.compile(rf"\b(?:JK|{_CARD_CODE})(?:={_CARD_CODE})?\b")
-_SUIT_LISTS = re.compile(r"\(([SHDC](?:, [SHDC])*)\)")
+_SUIT_LISTS = re.compile(r"\(([SHDCR](?:, [SHDCR])*)\)")
 
 
 def symbols_in(text: str) -> str:
@@ -250,3 +262,26 @@ def verify_in_play(cards: Iterable[Card], decks: int, jokers: int) -> None:
         if card.is_joker:
             raise DeckError(f'"JK" appears {count} times, but only {jokers} jokers are in play')
         raise DeckError(f'"{card}" appears {count} times, but {holder} only {limit}')
+
+
+def verify_in_deck(cards: Iterable[Card], deck: Deck, game: str) -> None:
+    """Raise CardError naming the first card the game's deck does not hold (RULES.md 10.1): an ace
+    or a 2 in Five Crowns, a star card in any other game.
+
+    >>> verify_in_deck(parse_cards("7★ KR JK"), FIVE_CROWNS, "Five Crowns")
+    >>> verify_in_deck(parse_cards("9C 7★"), STANDARD, "Pay Me")
+    Traceback (most recent call last):
+    ...
+    engine.errors.CardError: "7R" is not a card of Pay Me: its deck has no stars
+    >>> verify_in_deck(parse_cards("5H 2S"), FIVE_CROWNS, "Five Crowns")
+    Traceback (most recent call last):
+    ...
+    engine.errors.CardError: "2S" is not a card of Five Crowns: its deck runs from 3 to K
+    """
+    for card in cards:
+        if card.rank is None or card.suit is None or deck.holds(card.rank, card.suit):
+            continue
+        if card.suit not in deck.suits:
+            raise CardError(f'"{card}" is not a card of {game}: its deck has no {card.suit.word}')
+        low, high = deck.lowest_rank.token, deck.highest_rank.token
+        raise CardError(f'"{card}" is not a card of {game}: its deck runs from {low} to {high}')

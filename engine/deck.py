@@ -12,6 +12,8 @@ room for a fifth suit (stars, as Five Crowns plays), which no standard deck hold
 (['A', '2', '3'], 4)
 >>> rank_at_place(ACE_HIGH), rank_at_place(7)
 (<Rank.ACE: 1>, <Rank.SEVEN: 7>)
+>>> len(FIVE_CROWNS.cards()), FIVE_CROWNS.lowest_rank.token, FIVE_CROWNS.highest_rank.token
+(116, '3', 'K')
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ class Suit(Enum):
 
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.STARS: "★"}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
+# Every way a suit may be written (RULES.md 1, 10.1): its letter, its symbol, and for stars two more symbols.
+SUITS_BY_TOKEN = ({suit.value: suit for suit in Suit} | {symbol: suit for suit, symbol in _SUIT_SYMBOLS.items()}) | {
+    "☆": Suit.STARS,
+    "⭐": Suit.STARS,
+}
 STANDARD_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)  # the suits of a 52-card deck
 SUITS_BY_INDEX = tuple(Suit)
 
@@ -134,8 +141,29 @@ class Deck:
         naturals: list[tuple[Rank | None, Suit | None]] = list(self.faces())
         return naturals * self.copies + [(None, None)] * self.jokers
 
+    def holds(self, rank: Rank | None, suit: Suit | None) -> bool:
+        """Whether a card of this face is in the deck (a joker: whether the deck has jokers at all).
+
+        >>> FIVE_CROWNS.holds(Rank.SEVEN, Suit.STARS), FIVE_CROWNS.holds(Rank.ACE, Suit.SPADES)
+        (True, False)
+        """
+        if rank is None or suit is None:
+            return self.jokers > 0
+        return rank in self.ranks and suit in self.suits
+
+    @property
+    def lowest_rank(self) -> Rank:
+        return min(self.ranks)
+
+    @property
+    def highest_rank(self) -> Rank:
+        return max(self.ranks)
+
 
 STANDARD = Deck(STANDARD_SUITS, tuple(Rank))  # one 52-card deck, the faces every rummy preset plays
+# Five Crowns (RULES.md 10.1): one pack holds five suits (stars too) of ranks 3 to King, and three
+# jokers; a game shuffles two packs together. The preset's deck table counts the packs and jokers.
+FIVE_CROWNS = Deck(tuple(Suit), tuple(rank for rank in Rank if rank >= Rank.THREE), copies=2, jokers=6)
 
 # --- card codes -----------------------------------------------------------------------------------
 

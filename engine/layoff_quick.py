@@ -94,7 +94,7 @@ def _quick_set(
         return _UNSURE
     if mrules.max_meld is not None and len(read_as) > mrules.max_meld:
         return None  # D18
-    filled = set_with_free_wilds_placed(read_as, rank) if free else read_as  # as the full check reads a set
+    filled = set_with_free_wilds_placed(read_as, rank, mrules.suits) if free else read_as  # as the full check does
     if mrules.limit and 2 * wilds > len(read_as):
         return None
     if mrules.distinct_suits and len({card.suit for card in filled if card is not None}) < 3:

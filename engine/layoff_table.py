@@ -17,15 +17,11 @@ from dataclasses import replace
 
 from engine.caches import cache
 from engine.cards import Card, MeldCard, Rank, Suit, parse_cards, parse_meld
-from engine.deck import (
-    STANDARD_SUITS,
-    SUIT_BITS,
-)
+from engine.deck import SUIT_BITS
 from engine.errors import CannotGoOut, IllegalMeld
 from engine.layoff_quick import _laid_as_written, _may_meld, _one_wild_shown
 from engine.meldrules import MeldRules, meld_rules
 from engine.melds import (
-    MAX_RUN,
     MeldKind,
     check_meld,
     placed_reading,
@@ -152,7 +148,7 @@ def _plain_readings(cards: tuple[Card, ...], rules: RuleSet, info: RoundInfo) ->
     if (len(odd) > 1 and mrules.in_place_natural) or any(card.rank is Rank.ACE for card in naturals):
         return _find_readings(_unwritten(cards), rules, info)
     at_place = {card.code >> SUIT_BITS: card for card in naturals}  # a rank's number is its place, with no ace
-    if len(at_place) < len(naturals) or not mrules.min_run <= len(cards) <= MAX_RUN:
+    if len(at_place) < len(naturals) or not mrules.min_run <= len(cards) <= mrules.max_run:
         return []  # a rank twice, or a run too short or too long
     assert suit is not None
     # The span on which the cards lie as written, downwards, if any: its wilds may lie in reverse.
@@ -166,7 +162,7 @@ def _loose_set(naturals: list[Card], wilds: list[Card], mrules: MeldRules) -> li
     naturals miss, in turn (as _set_roles has them; no wild is of the naturals' rank)."""
     rank = naturals[0].code >> SUIT_BITS
     taken = [card.suit for card in naturals]
-    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
+    missing = [suit for suit in mrules.suits if suit not in taken] or list(mrules.suits)
     read_as = (*naturals, *[_PLACE_CARD[rank, missing[index % len(missing)]] for index in range(len(wilds))])
     if mrules.limit and 2 * len(wilds) > len(read_as):
         return []
@@ -233,12 +229,13 @@ def _find_readings(cards: tuple[MeldCard, ...], rules: RuleSet, info: RoundInfo)
     found: dict[tuple[object, ...], TableMeld] = {}
     # Ranks and suits in their own order when the wilds choose: the readings come out the same
     # in every process (sets hash enum members by name, which changes from run to run).
+    deck = meld_rules(rules, info)  # the deck's ranks and suits, for wilds that choose
     ranks = list(dict.fromkeys(card.rank for card in stands))
-    for rank in ranks if len(ranks) == 1 else (list(Rank) if not ranks else []):
+    for rank in ranks if len(ranks) == 1 else (list(deck.ranks) if not ranks else []):
         assert rank is not None
-        _add_set(found, _set_roles(pinned, free, rank), rules, info)
+        _add_set(found, _set_roles(pinned, free, rank, deck.suits), rules, info)
     suits = list(dict.fromkeys(card.suit for card in stands))
-    for suit in suits if len(suits) == 1 else (list(STANDARD_SUITS) if not suits else []):
+    for suit in suits if len(suits) == 1 else (list(deck.suits) if not suits else []):
         assert suit is not None
         _add_runs(found, cards, pinned_at, stands, free, suit, rules, info)
     return list(found.values())
@@ -312,10 +309,10 @@ def _wild_orders(
             yield tuple(layout[place] for place in rest)
 
 
-def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank) -> tuple[MeldCard, ...]:
+def _set_roles(pinned: list[MeldCard], free: list[Card], rank: Rank, suits: tuple[Suit, ...]) -> tuple[MeldCard, ...]:
     """A set of `rank` with every free wild given a role: itself if of that rank, else a suit missing."""
     taken = [(held.role or held.card).suit for held in pinned]
-    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
+    missing = [suit for suit in suits if suit not in taken] or list(suits)
     held = list(pinned)
     for index, card in enumerate(free):
         suit = card.suit if card.rank == rank and card.suit else missing[index % len(missing)]

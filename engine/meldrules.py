@@ -19,13 +19,28 @@ from dataclasses import dataclass, field, replace
 
 from engine.caches import IdentityCache
 from engine.cards import Card, MeldCard, Rank, Suit
-from engine.deck import ACE_HIGH, ACE_LOW, CODES, STANDARD_SUITS, every_code
+from engine.deck import ACE_HIGH, ACE_LOW, CODES, Deck, every_code
 from engine.rules import AceRule, RuleSet, WildLimit
 from engine.schedule import RoundInfo
 
-__all__ = ["MAX_RUN", "MeldRules", "meld_rules", "rank_positions", "run_range", "wild_table"]
+__all__ = ["MAX_RUN", "MeldRules", "deck_run_range", "meld_rules", "rank_positions", "run_range", "wild_table"]
 
 MAX_RUN = 13  # D14: a run may start or end with an ace, never both, so it holds 13 cards at most
+
+
+def deck_run_range(deck: Deck, ace: AceRule, no_aces: bool) -> tuple[int, int, int]:
+    """The lowest and highest place a run may use with a deck's ranks, and the most cards a run holds:
+    one of each rank (an ace at one end only, D14). A deck with no aces runs from its lowest rank to
+    its highest (Five Crowns: 3 to King, eleven cards).
+
+    >>> from engine.deck import FIVE_CROWNS, STANDARD
+    >>> deck_run_range(FIVE_CROWNS, AceRule.LOW, no_aces=False), deck_run_range(STANDARD, AceRule.BOTH, False)
+    ((3, 13, 11), (1, 14, 13))
+    """
+    no_aces = no_aces or Rank.ACE not in deck.ranks
+    lowest, highest = run_range(ace, no_aces)
+    places = [place for rank in deck.ranks for place in rank_positions(rank, ace, no_aces)]
+    return max(lowest, min(places)), min(highest, max(places)), min(MAX_RUN, len(deck.ranks))
 
 
 def rank_positions(rank: Rank, ace: AceRule, no_aces: bool) -> tuple[int, ...]:
@@ -75,6 +90,7 @@ class MeldRules:
     in_place_natural: bool  # a wild standing exactly for itself counts as natural
     suits: tuple[Suit, ...]  # the suits a wild may stand as
     max_meld: int | None = None  # the most cards a meld may hold, where the game sets a limit (D18)
+    ranks: tuple[Rank, ...] = tuple(Rank)  # the ranks of the deck: what a meld of wild cards only may stand as
     game: str = field(default="", compare=False)  # the preset's name, for reasons given in words
     places_by_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)  # by rank number
     search_key: tuple[object, ...] = field(init=False, repr=False, compare=False)
@@ -83,7 +99,7 @@ class MeldRules:
     def __post_init__(self) -> None:
         object.__setattr__(self, "places_by_rank", ((), *(self.positions(rank) for rank in Rank)))
         search: tuple[object, ...] = (self.ace, self.no_aces, self.min_run, self.max_run, self.wild_limit)
-        search += (self.no_adjacent, self.distinct_suits, self.in_place_natural, self.suits, self.max_meld)
+        search += (self.no_adjacent, self.distinct_suits, self.in_place_natural, self.suits, self.max_meld, self.ranks)
         object.__setattr__(self, "search_key", search)
         object.__setattr__(self, "key", (self.wild, *search))
 
@@ -144,22 +160,25 @@ def wild_table(info: RoundInfo) -> tuple[bool, ...]:
 
 def _read(rules: RuleSet, info: RoundInfo) -> MeldRules:
     options = rules.options
-    lowest, highest = run_range(options.ace, options.no_aces_in_runs)
+    deck = rules.preset.deck
+    no_aces = options.no_aces_in_runs or Rank.ACE not in deck.ranks
+    lowest, highest, max_run = deck_run_range(deck, options.ace, no_aces)
     return MeldRules(
         wild=wild_table(info),
         ace=options.ace,
-        no_aces=options.no_aces_in_runs,
+        no_aces=no_aces,
         lowest=lowest,
         highest=highest,
-        ace_places=rank_positions(Rank.ACE, options.ace, options.no_aces_in_runs),
+        ace_places=rank_positions(Rank.ACE, options.ace, no_aces),
         min_run=rules.preset.min_run_length,
-        max_run=MAX_RUN,
+        max_run=max_run,
         wild_limit=options.wild_limit,
         no_adjacent=options.no_adjacent_wilds,
         distinct_suits=options.distinct_suit_sets,
         in_place_natural=options.wild_in_place_natural,
-        suits=STANDARD_SUITS,
+        suits=deck.suits,
         max_meld=rules.preset.max_meld_cards,
+        ranks=deck.ranks,
         game=rules.preset.name,
     )
 

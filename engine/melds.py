@@ -267,7 +267,7 @@ def _refusal(cards: tuple[MeldCard, ...], likeliest: Reading | None, table: Meld
 
 def _written_runs(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[Reading]:
     """Runs that keep the written order, ascending first, within the game's places."""
-    if len(cards) > MAX_RUN or len(cards) < table.min_run:
+    if len(cards) > table.max_run or len(cards) < table.min_run:
         return
     fixed = _fixed_positions(cards, table)
     if not fixed:
@@ -431,7 +431,7 @@ def _set_candidates(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[R
     ranks = {card.rank for card in _fixed_cards(cards, table).values()}
     if len(ranks) > 1:
         return
-    for rank in ranks or _all_wild_ranks(cards):
+    for rank in ranks or _all_wild_ranks(cards, table):
         assert rank is not None
         own: dict[Card, list[int]] = {}
         for index, held in enumerate(cards):
@@ -446,9 +446,9 @@ def _set_candidates(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[R
             yield _set_reading(cards, table, rank, selves)
 
 
-def _all_wild_ranks(cards: tuple[MeldCard, ...]) -> list[Rank]:
+def _all_wild_ranks(cards: tuple[MeldCard, ...], table: MeldRules) -> list[Rank]:
     held = Counter(held.card.rank for held in cards if held.card.rank is not None)
-    return [rank for rank, _ in held.most_common()] + [rank for rank in Rank if rank not in held]
+    return [rank for rank, _ in held.most_common()] + [rank for rank in table.ranks if rank not in held]
 
 
 def _set_reading(cards: tuple[MeldCard, ...], table: MeldRules, rank: Rank, selves: set[int]) -> Reading:
@@ -460,10 +460,12 @@ def _set_reading(cards: tuple[MeldCard, ...], table: MeldRules, rank: Rank, selv
             read_as.append(held.card)
         else:
             read_as.append(None)
-    return _reading(cards, table, MeldKind.SET, set_with_free_wilds_placed(read_as, rank), ())
+    return _reading(cards, table, MeldKind.SET, set_with_free_wilds_placed(read_as, rank, table.suits), ())
 
 
-def set_with_free_wilds_placed(read_as: Sequence[Card | None], rank: Rank) -> list[Card]:
+def set_with_free_wilds_placed(
+    read_as: Sequence[Card | None], rank: Rank, suits: Sequence[Suit] = STANDARD_SUITS
+) -> list[Card]:
     """What a set's cards are read as, each free wild (None) taking a suit the set is missing,
     in turn (the last missing suit for every wild past it; any suit again once none is missing).
 
@@ -471,7 +473,7 @@ def set_with_free_wilds_placed(read_as: Sequence[Card | None], rank: Rank) -> li
     ['7H', '7S', '7D']
     """
     taken = [card.suit for card in read_as if card is not None]
-    missing = [suit for suit in STANDARD_SUITS if suit not in taken] or list(STANDARD_SUITS)
+    missing = [suit for suit in suits if suit not in taken] or list(suits)
     filled = []
     for card in read_as:
         if card is None:
@@ -498,7 +500,11 @@ def _run_candidates(cards: tuple[MeldCard, ...], table: MeldRules) -> Iterator[R
     fixed = _fixed_positions(cards, table)
     count = len(cards)
     suits = {suit for _, suit in fixed.values()}
-    if len(suits) > 1 or not table.min_run <= count <= MAX_RUN or any(not options for options, _ in fixed.values()):
+    if (
+        len(suits) > 1
+        or not table.min_run <= count <= table.max_run
+        or any(not options for options, _ in fixed.values())
+    ):
         return
     for suit in suits or table.suits:
         for choice in _ace_choices(fixed):
@@ -612,13 +618,12 @@ def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: Me
     names = _names(cards)
     if len(cards) < table.min_run:
         return _Rejection(Reason.TOO_SHORT, f"{names}: a run needs at least {table.min_run} cards in this game.")
-    if len(cards) > MAX_RUN:
-        both = " (it may start or end with an ace, but never both)" if table.ace is AceRule.BOTH else ""
-        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {MAX_RUN} cards{both}.")
+    if len(cards) > table.max_run:
+        return _Rejection(Reason.TOO_LONG, f"{names}: a run has at most {table.max_run} cards{_run_span(table)}.")
     distinct, twice = _has_distinct_choice(fixed)
     if not distinct:
         return _Rejection(Reason.DUPLICATE_IN_RUN, f"{names}: a run cannot hold two cards of rank {twice}.")
-    if _fits_with_aces_anywhere(cards, table):
+    if Rank.ACE in table.ranks and _fits_with_aces_anywhere(cards, table):
         if table.ace is AceRule.LOW:
             return _Rejection(
                 Reason.ACE_NOT_ALLOWED,
@@ -629,8 +634,9 @@ def _run_structure_problem(cards: tuple[MeldCard, ...], fixed: _Fixed, table: Me
                 Reason.ACE_NOT_ALLOWED,
                 f"{names}: aces are high in this game, so Q-K-A is a run but A-2-3 is not.",
             )
-    if _fits_around_the_corner(cards, fixed):
-        return _Rejection(Reason.WRAP, f"{names}: runs never wrap around; K-A-2 is not a run.")
+    if _fits_around_the_corner(cards, fixed, table.ranks):
+        corner = "-".join(rank.token for rank in (table.ranks[-1], *table.ranks[:2]))
+        return _Rejection(Reason.WRAP, f"{names}: runs never wrap around; {corner} is not a run.")
     free = len(cards) - len(fixed)
     needed = _smallest_gap(fixed)
     return _Rejection(
@@ -660,12 +666,22 @@ def _fits_with_aces_anywhere(cards: tuple[MeldCard, ...], table: MeldRules) -> b
     return next(_run_candidates(cards, table.with_aces_anywhere()), None) is not None
 
 
-def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed) -> bool:
-    """Whether the naturals would make a run if King were followed by Ace and then 2."""
+def _run_span(table: MeldRules) -> str:
+    """Where a run may stand, said where an ace does not already say it."""
+    if table.ace is AceRule.BOTH and Rank.ACE in table.ranks:
+        return " (it may start or end with an ace, but never both)"
+    if Rank.ACE not in table.ranks:
+        return f", from {rank_at(table.lowest).token} to {rank_at(table.highest).token}"
+    return ""
+
+
+def _fits_around_the_corner(cards: tuple[MeldCard, ...], fixed: _Fixed, deck_ranks: tuple[Rank, ...]) -> bool:
+    """Whether the naturals would make a run if the deck's highest rank were followed by its lowest
+    ranks (King by Ace and then 2)."""
     free = len(cards) - len(fixed)
-    ranks = [int(rank_at(options[0])) for options, _ in fixed.values()]
-    for shift in range(len(Rank)):
-        shifted = sorted((rank - shift) % len(Rank) for rank in ranks)
+    ranks = [deck_ranks.index(rank_at(options[0])) for options, _ in fixed.values()]
+    for shift in range(len(deck_ranks)):
+        shifted = sorted((rank - shift) % len(deck_ranks) for rank in ranks)
         if len(set(shifted)) == len(shifted) and shifted[-1] - shifted[0] + 1 - len(shifted) <= free:
             return True
     return False

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Rank
 from engine.rules import HandScoring, Options, PenaltyTable, RuleSet
 from engine.schedule import RoundInfo
 
@@ -41,6 +41,7 @@ class CardPoints:
 _TIERS = (5,) * 7 + (10,) * 6  # A-7 score 5, 8-K 10
 _FACES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _ACE_15 = (15, *_FACES[1:])
+_COURT_VALUES = (*range(1, 11), 11, 12, 13)  # Five Crowns: face values, J 11, Q 12, K 13 (no aces or 2s in its deck)
 
 POINTS: dict[PenaltyTable, CardPoints] = {
     PenaltyTable.PAY_ME: CardPoints(_TIERS, joker=15, wild=15),
@@ -49,6 +50,7 @@ POINTS: dict[PenaltyTable, CardPoints] = {
     PenaltyTable.THREE_THIRTEEN: CardPoints(_FACES, joker=JOKER_WITHOUT_VALUE),
     PenaltyTable.THREE_13: CardPoints(_ACE_15, joker=0, wild=0),
     PenaltyTable.CONTRACT_RUMMY: CardPoints(_ACE_15, joker=15),  # every card in full; a wild 2 scores 2
+    PenaltyTable.FIVE_CROWNS: CardPoints(_COURT_VALUES, joker=50, wild=20),  # RULES.md 10.5
 }
 
 
@@ -164,13 +166,17 @@ def max_points(rules: RuleSet, info: RoundInfo, players: int | None = None) -> i
     >>> rules = rule_set("3-13")
     >>> max_points(rules, round_info(rules, 11), players=4)  # 8 aces at 15, 5 tens or faces, doubled
     340
+    >>> rules = rule_set("five-crowns")
+    >>> max_points(rules, round_info(rules, 11))  # 6 jokers at 50, 7 wild Kings at 20
+    440
     """
     row = rules.preset.table_for(players) if players is not None else rules.preset.largest_table
     points = points_for(rules)
+    deck = rules.preset.deck
     copies = [(points.of(Card.JOKER, info.is_wild(Card.JOKER)), row.jokers)] if row.jokers else []
-    for rank in Rank:
-        card = Card(rank, Suit.SPADES)
-        copies.append((points.of(card, info.is_wild(card)), 4 * row.decks))
+    for rank in deck.ranks:
+        card = Card(rank, deck.suits[0])
+        copies.append((points.of(card, info.is_wild(card)), len(deck.suits) * row.decks))
     left = largest_hand(rules, info)
     total = 0
     for value, count in sorted(copies, reverse=True):
@@ -183,8 +189,9 @@ def max_points(rules: RuleSet, info: RoundInfo, players: int | None = None) -> i
 def penalty_rows(rules: RuleSet, info: RoundInfo) -> list[tuple[str, int]]:
     """The penalty table of a round as (card group, points) rows, for the rules pages."""
     rows: list[tuple[str, int]] = []
-    for rank in Rank:
-        card = Card(rank, Suit.SPADES)
+    deck = rules.preset.deck
+    for rank in deck.ranks:
+        card = Card(rank, deck.suits[0])
         rows.append((rank.token + (" (wild)" if info.is_wild(card) else ""), card_penalty(card, rules, info)))
     if info.jokers_wild:
         rows.append(("Joker", card_penalty(Card.JOKER, rules, info)))

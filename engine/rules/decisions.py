@@ -259,5 +259,91 @@ DECISIONS: dict[str, Decision] = {
             "buys: its buy counter counts the buys the table reports.",
             "buys_per_deal",
         ),
+        Decision(
+            "D-FC1",
+            "Writing the stars",
+            'The fifth suit is written R (from "stars") or ★, also ☆ or ⭐: 7R, 7★, 10r. S stays spades. '
+            "The asterisk is a joker, never a suit, so 7* is refused rather than read as 7★: a mistyped "
+            '"7 *" must not silently become another hand.',
+            None,
+        ),
+        Decision(
+            "D-FC2",
+            "Books may repeat suits",
+            "A book is three or more cards of one rank, whatever their suits: K♠ K♦ K♥ K♥ is a book, as in "
+            "the publisher's own example.",
+            "distinct_suit_sets",
+            "With the house rule, a book must show at least three different suits; a wild may supply a missing suit.",
+        ),
+        Decision(
+            "D-FC3",
+            "Wild cards",
+            "A meld may hold any number of wild cards, side by side too, and a meld of wild cards only is "
+            "legal. A card of the round's rank is always a wild card: it scores 20 when left in hand, even "
+            "where it could have stood for itself.",
+            "wild_limit",
+            "House rules can limit the wild cards in a meld, keep them apart in a run, or count a wild "
+            "standing for itself as natural.",
+        ),
+        Decision(
+            "D-FC4",
+            "Going out needs a discard",
+            "A player goes out by laying down every card but one in books and runs and discarding the last. "
+            "The discard may be a card that would have fitted a meld.",
+            "discard_to_go_out",
+            "With the house rule off, a player may also go out holding nothing.",
+        ),
+        Decision(
+            "D-FC5",
+            "The last turn, no lay-offs",
+            "After a player goes out, each other player has one more turn, in order from the left of the "
+            "player who went out: draw, lay down books and runs from their own hand, discard. Nobody plays "
+            "on another player's books or runs.",
+            "lay_offs",
+            "With the house rule, the others may lay off onto the melds of the player who went out, and only those.",
+        ),
+        Decision(
+            "D-FC6",
+            "Going out on the last turn",
+            "A player who lays down every card but the discard on their last turn scores 0, like the player "
+            "who went out first.",
+            None,
+        ),
+        Decision(
+            "D-FC7",
+            "2 to 7 players",
+            "The game takes 2 to 7 players. Later editions add a solitaire game, which needs no referee.",
+            None,
+        ),
+        Decision(
+            "D-FC8",
+            "One deck for every table",
+            "Two packs shuffled together, 116 cards with six jokers, serve every number of players.",
+            None,
+        ),
+        Decision(
+            "D-FC9",
+            "Cards outside the deck",
+            "The deck has no aces and no 2s: an ace or a 2 typed in a Five Crowns game is refused as a "
+            "mistake, and so is a star card in any other game.",
+            None,
+        ),
+        Decision(
+            "D-FC10",
+            "The ends of a run",
+            "3 is the lowest card and King the highest: a wild card never stands below 3 or above King and "
+            "runs never wrap, so a run holds at most eleven cards.",
+            None,
+        ),
     )
 }
+
+
+def decision_order(decision: str) -> tuple[int, int]:
+    """Where a decision comes on a rules page: section 4's by number, then a game's own (D-FC1 …).
+
+    >>> sorted(["D-FC10", "D9", "D-FC2", "D13"], key=decision_order)
+    ['D9', 'D13', 'D-FC2', 'D-FC10']
+    """
+    prefix, _, number = decision.rpartition("-FC")
+    return (0, int(decision[1:])) if not prefix else (1, int(number))

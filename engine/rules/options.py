@@ -34,6 +34,7 @@ class PenaltyTable(Enum):
     THREE_THIRTEEN = "three-thirteen"
     THREE_13 = "3-13"
     CONTRACT_RUMMY = "contract-rummy"  # every card held counts in full; not a choice of penalty_table
+    FIVE_CROWNS = "five-crowns"  # its own deck's table; not a choice of penalty_table
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,9 @@ def _parse_rounds(title: str, value: object) -> frozenset[int] | LastTwoDeals:
 DEFAULT_DOUBLE_ROUNDS = frozenset({10, 11})  # the last two of the standard 11 deals
 
 
+_OWN_TABLES = (PenaltyTable.CONTRACT_RUMMY, PenaltyTable.FIVE_CROWNS)  # tables only their own game plays
+
+
 _CHOICE_TYPES: dict[str, type[Enum]] = {
     "ace": AceRule,
     "wild_limit": WildLimit,
@@ -294,7 +298,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             "choice",
             "Penalty table",
             "Which preset's table scores the cards left in hand.",
-            tuple(table.value for table in PenaltyTable if table is not PenaltyTable.CONTRACT_RUMMY),
+            tuple(table.value for table in PenaltyTable if table not in _OWN_TABLES),
             ("Pay Me", "Pay Me (family rules)", "Three Thirteen", "3-13"),
         ),
         OptionSpec(
@@ -367,6 +371,18 @@ RUMMY_OPTION_KEYS = tuple(OPTION_SPECS)
 
 
 CONTRACT_OPTION_KEYS = tuple(CONTRACT_OPTION_SPECS)
+
+
+# The house options of Five Crowns (RULES.md 10.6): those of section 3 that fit a deck with no aces,
+# its own penalty table and no doubled rounds.
+FIVE_CROWNS_OPTION_KEYS = (
+    "distinct_suit_sets",
+    "wild_limit",
+    "no_adjacent_wilds",
+    "wild_in_place_natural",
+    "lay_offs",
+    "discard_to_go_out",
+)
 
 
 OPTION_KEYS = tuple(field.name for field in fields(Options))

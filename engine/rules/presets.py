@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Rank
+from engine.deck import FIVE_CROWNS, STANDARD, Deck
 from engine.errors import PlayerCountError, VariantError
 from engine.rules.options import (
     CONTRACT_OPTION_KEYS,
     DEFAULT_DOUBLE_ROUNDS,
+    FIVE_CROWNS_OPTION_KEYS,
     RUMMY_OPTION_KEYS,
     AceRule,
     Options,
@@ -96,6 +98,7 @@ class Preset:
     lay_off_scope: LayOffScope = LayOffScope.DECLARER  # with the lay_offs option on
     hand_scoring: HandScoring = HandScoring.ARRANGED
     max_meld_cards: int | None = None  # the most cards a meld may hold, where the seed sets a limit (D18)
+    deck: Deck = STANDARD  # the faces of the cards in play; `deck_table` counts the decks (packs) and jokers
 
     @property
     def has_contracts(self) -> bool:
@@ -325,6 +328,43 @@ PRESETS: dict[str, Preset] = {
             min_run_length=4,
             lay_off_scope=LayOffScope.TABLE,
             hand_scoring=HandScoring.IN_FULL,
+        ),
+        Preset(
+            id="five-crowns",
+            name="Five Crowns",
+            seed="",
+            kind="rummy",
+            min_players=2,
+            max_players=7,
+            deck_table=(DeckRow(7, 2, 6),),
+            wild_jokers=True,
+            wild_twos=False,
+            wild_round_rank=True,
+            defaults=Options(
+                wild_limit=WildLimit.NONE,
+                no_adjacent_wilds=False,
+                lay_offs=False,
+                discard_to_go_out=True,
+                penalty_table=PenaltyTable.FIVE_CROWNS,
+            ),
+            summary="Eleven rounds, 3 to 13 cards, on a deck of five suits (stars too) from 3 to King, "
+            "two packs and six jokers. Lay down books and runs; the first to lay down every card but a "
+            "final discard goes out, and everyone else has one more turn. Lowest total wins.",
+            wild_text="Jokers and the round's rank are wild: 3s in round 1 up to Kings in round 11. "
+            "Any number of wilds in a meld, side by side too, even melds of wild cards only.",
+            going_out_text="Lay down every card but one in books and runs, and discard the last.",
+            after_going_out_text="Each other player has one more turn: draw, lay down books and runs, discard. "
+            "Nobody lays off onto another player's melds.",
+            penalty_text="3-10 face value; J 11, Q 12, K 13; a card of the round's rank 20; a joker 50.",
+            money="none",
+            decisions=(
+                *("D1", "D7", "D8", "D9", "D10", "D16", "D21"),
+                *(f"D-FC{number}" for number in range(1, 11)),
+            ),
+            discard_pile_text=_STOCK_CARD_UP,
+            deals=_rising_deals(round_rank=True),
+            option_keys=FIVE_CROWNS_OPTION_KEYS,
+            deck=FIVE_CROWNS,
         ),
         Preset(
             id="play-or-pay",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import OptionError
-from engine.rules.decisions import DECISIONS, Decision
+from engine.rules.decisions import DECISIONS, Decision, decision_order
 from engine.rules.options import (
     ALL_OPTION_SPECS,
     DEFAULT_DOUBLE_ROUNDS,
@@ -82,7 +82,7 @@ class RuleSet:
                 ids.update(_LAY_OFF_DECISIONS)
             if self.options.no_aces_in_runs:
                 ids.discard("D14")
-        return tuple(DECISIONS[decision] for decision in sorted(ids, key=lambda decision: int(decision[1:])))
+        return tuple(DECISIONS[decision] for decision in sorted(ids, key=decision_order))
 
 
 def parse_options(overrides: Mapping[str, object], preset: Preset | None = None) -> dict[str, Any]:

@@ -51,7 +51,15 @@ def test_variants_lists_every_preset() -> None:
     variants = ok("variants")
     assert isinstance(variants, list)
     by_id = {entry["id"]: entry for entry in variants}
-    assert set(by_id) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"}
+    assert set(by_id) == {
+        "pay-me",
+        "pay-me-family",
+        "three-thirteen",
+        "3-13",
+        "play-or-pay",
+        "contract-rummy",
+        "five-crowns",
+    }
     for entry in variants:
         assert {"id", "name", "min_players", "max_players"} <= set(entry)
         assert isinstance(entry["name"], str) and entry["name"]

@@ -36,8 +36,10 @@ OPTION_KEYS_IN_SPEC = [
 
 
 def test_registry_holds_every_preset() -> None:
-    assert set(PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy"}
-    assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy"}
+    assert set(PRESETS) == {
+        *("pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy", "five-crowns")
+    }
+    assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy", "five-crowns"}
     for preset_id, preset in PRESETS.items():
         assert preset.id == preset_id
         assert get_preset(preset_id) is preset
@@ -404,7 +406,8 @@ def test_one_ace_per_run_goes_when_aces_never_stand_in_runs() -> None:
 def test_decisions_come_in_order_and_each_preset_page_shows_its_own() -> None:
     for variant in PRESETS:
         shown = ids(variant)
-        assert shown == sorted(shown, key=lambda decision: int(decision[1:]))
+        # Section 4's decisions by number, then a game's own (D-FC1 …) by number.
+        assert shown == sorted(shown, key=lambda decision: (decision[1] == "-", int(decision.lstrip("D-FC"))))
         assert set(PRESETS[variant].decisions) <= set(shown)
 
 
