@@ -34,7 +34,7 @@ from companion.errors import (
 from companion.extensions import db, drop_session
 from companion.models import Game, Group, RateCount, utc_now
 from engine import dealing
-from engine.deck import STANDARD_SUITS, Rank, Suit
+from engine.deck import Rank, Suit
 from engine.errors import EngineError
 from engine.rules import (
     OPTION_SPECS,
@@ -77,12 +77,12 @@ def suit_faces(preset: Preset) -> tuple[tuple[str, str], ...]:
 
 def deck_suits(preset: Preset) -> tuple[Suit, ...]:
     """The suits of the preset's deck."""
-    return STANDARD_SUITS
+    return preset.deck.suits
 
 
 def deck_ranks(preset: Preset) -> tuple[Rank, ...]:
     """The ranks of the preset's deck."""
-    return tuple(Rank)
+    return preset.deck.ranks
 
 
 def deck_words(preset: Preset) -> str:

@@ -107,11 +107,13 @@
   }
 
   // A card the game's deck does not hold (an ace in Five Crowns, a star elsewhere), as the server words it.
-  function deckProblem(items, config) {
-    const position = items.findIndex((item) => item.card && !inDeck(item.card, config));
-    if (position < 0) return null;
-    const item = items[position];
-    return `"${item.raw}" at position ${position + 1} is not a card of this game's deck`;
+  function deckProblem(cards, config) {
+    const card = cards.find((each) => !inDeck(each, config));
+    if (!card) return null;
+    const problem = `"${card.code}" is not a card of this game: its deck`;
+    if (!config.suits.has(card.suit)) return `${problem} has no ${SUIT_BY_CODE[card.suit].name.toLowerCase()}`;
+    const ranks = RANKS.filter((rank) => config.ranks.has(rank));
+    return `${problem} runs from ${ranks[0]} to ${ranks[ranks.length - 1]}`;
   }
 
   function decksPhrase(decks) {
@@ -414,7 +416,7 @@
 
   Picker.prototype.renderMessage = function (cards, config) {
     const errors = this.items.filter((item) => item.error).map((item) => item.error);
-    const problem = errors.length ? errors[0] : deckProblem(this.items, config) || limitProblem(cards, config);
+    const problem = errors.length ? errors[0] : deckProblem(cards, config) || limitProblem(cards, config);
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
     const text = this.notice || (problem ? problem + more : "");
     this.ui.message.textContent = text;

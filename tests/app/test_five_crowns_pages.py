@@ -110,7 +110,7 @@ def test_the_round_panel_gives_the_deal_and_the_wild_rank_as_cards(client: Flask
     # A wild rank in every suit of the deck: the four suits and the stars, stars in a colour of their own.
     chip = re.search(r'<span class="chip" title="3 of every suit">(.*?)</span>\s*</span>', page, re.S)
     assert chip, page[page.index("Wild") :][:800]
-    assert re.findall(r'<span class="suit ?([a-z]*)">(.)</span>', chip.group(1)) == [
+    assert re.findall(r'<span class="suit ?([a-z]*)">(.)', chip.group(1)) == [
         ("", "♠"),
         ("red", "♥"),
         ("red", "♦"),
@@ -123,7 +123,7 @@ def test_each_round_has_its_own_wild_rank(client: FlaskClient) -> None:
     game = api_game(client, FC, PLAYERS, "Ann")
     rules = rule_set(FC)
     for number, went_out in enumerate(["Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Dee", "Ann", "Bob", "Cy"], start=1):
-        state = save_round(client, game, went_out, {})
+        state = save_round(client, game, went_out, {name: number for name in PLAYERS if name != went_out})
         plan = state["next_round"]
         info = round_info(rules, number + 1)
         assert plan["cards"] == number + 3 and plan["wild"] == list(info.wild_tokens)
@@ -181,7 +181,7 @@ def test_score_from_the_cards_refuses_an_ace_naming_it(client: FlaskClient, post
     form = {"went_out": "Bob", "hand-0": "AH 5S 9R", "hand-2": "4H", "hand-3": "5H", "action": "save"}
     refused = post_form(f"/games/{game_id}/rounds/cards", form)
     assert refused.status_code == 400
-    assert '"AH"' in html.unescape(alert(page_of(refused, 400)))
+    assert '"A♥" is not a card of Five Crowns' in html.unescape(alert(page_of(refused, 400)))
     assert client.get(f"/api/games/{game_id}").get_json()["rounds"] == []
 
 
@@ -192,7 +192,7 @@ def test_a_star_card_in_another_game_is_refused_naming_it(client: FlaskClient, p
     assert 'data-suits="S H D C" data-ranks="A 2 3 4 5 6 7 8 9 10 J Q K"' in page
     refused = post_form(f"/games/{game_id}/rounds/cards", {"went_out": "Bob", "hand-0": "7R 8S", "hand-2": "4H"})
     assert refused.status_code == 400
-    assert '"7R"' in html.unescape(alert(page_of(refused, 400)))
+    assert '"7★" is not a card of Pay Me: its deck has no stars' in html.unescape(alert(page_of(refused, 400)))
 
 
 # ---------------------------------------------------------------- the checker
@@ -215,9 +215,10 @@ def test_the_checker_judges_going_out_and_the_last_turn(client: FlaskClient, pos
     melds = post_form(f"/games/{game_id}/check", last_turn)
     assert melds.status_code == 303
     result = plain(page_of(client.get(melds.headers["Location"])))
-    assert "Legal set" in result and "Not legal" in result
+    assert "Q★ Q♠ 3♥ legal set read as Q★ Q♠ Q♥ (3♥ as Q♥)" in result
+    assert "9★ 10★ not legal : 9★ 10★: a meld needs at least 3 cards" in result
     bad = post_form(f"/games/{game_id}/check", {"round": "1", "action": "melds", "meld-0": "AS AH AD"})
-    assert bad.status_code == 400 and '"AS"' in html.unescape(alert(page_of(bad, 400)))
+    assert bad.status_code == 400 and '"A♠"' in html.unescape(alert(page_of(bad, 400)))
 
 
 def test_the_standalone_checker_takes_five_crowns(client: FlaskClient) -> None:
@@ -227,8 +228,10 @@ def test_the_standalone_checker_takes_five_crowns(client: FlaskClient) -> None:
     assert FC_PICKER in page
     assert "read as 9♦ 10♦ J♦" in words.lower() or "Read as 9♦ 10♦ J♦" in words
     assert "8♣ 8★ 8♠" in words
-    refused = page_of(client.get(f"/check?variant={FC}&round=12&meld-0=9D+7C+JD"), 200)
-    assert "12" in plain(refused)
+    refused = page_of(client.get(f"/check?variant={FC}&round=12&meld-0=9D+7C+JD"), 400)
+    assert "12" in alert(refused)
+    ace = page_of(client.get(f"/check?variant={FC}&round=1&hand=AS+5S+5D"), 400)
+    assert '"A♠" is not a card of Five Crowns' in html.unescape(alert(ace))
 
 
 # ---------------------------------------------------------------- the rules page
@@ -240,9 +243,11 @@ def test_the_rules_page_says_the_rules_in_words(client: FlaskClient) -> None:
     page = page_of(client.get(f"/rules/{FC}"))
     words = plain(page)
     assert TRADEMARK in words
-    assert "Players 2–7" in words
+    assert "Players 2–7" in words and "2–7 2 6" in words  # two packs and six jokers for every table
+    assert "Each deck: the suits ♠ ♥ ♦ ♣ ★, Three to King, 55 cards." in words
     assert words.count("Jokers") >= 1 and "Kings" in words
-    rows = re.findall(r'<tr><th scope="row">(\d+)</th><td>(\d+)</td>', page)
+    rounds = page[page.index('id="rounds-h"') : page.index('id="penalty-h"')]
+    rows = re.findall(r'<tr><th scope="row">(\d+)</th><td>(\d+)</td>', rounds)
     assert [(int(number), int(cards)) for number, cards in rows] == [(n, n + 2) for n in range(1, 12)]
     for decision in rule_set(FC).decisions():
         assert f"<h3>{decision.id} — {html.escape(decision.title, quote=False)}</h3>" in page
@@ -281,10 +286,15 @@ def test_the_blank_sheet_page_and_pdf(client: FlaskClient) -> None:
     page = page_of(client.get(f"/sheets/{FC}?players=Ann,Bob,Cy,Dee"))
     words = plain(page)
     assert "Five Crowns" in words and "Dee" in words
-    rows = re.findall(r'<th scope="row">(\d+)</th>', page)
-    assert [int(number) for number in rows][:11] == list(range(1, 12))
+    rows = re.findall(
+        r'<th class="round" scope="row">(\d+)</th>\s*<td class="cards">(\d+)</td>\s*<td class="wild">([^<]*)</td>', page
+    )
+    assert [(int(number), int(cards)) for number, cards, _ in rows] == [(n, n + 2) for n in range(1, 12)]
+    assert rows[0][2] == "Jkr, 3" and rows[10][2] == "Jkr, K"
     index = page_of(client.get("/sheets"))
-    assert f"/sheets/{FC}" in index
+    assert f'<option value="{FC}">Five Crowns (2–7 players)</option>' in index
+    chosen = client.get(f"/sheets/print?preset={FC}&players=Ann,Bob")
+    assert chosen.status_code in (302, 303) and f"/sheets/{FC}.pdf" in chosen.headers["Location"]
     pdf = client.get(f"/sheets/{FC}.pdf?players=Ann,Bob,Cy,Dee")
     assert pdf.status_code == 200
     assert "Five Crowns" in pdftotext(pdf.get_data())
@@ -298,7 +308,7 @@ def test_csv_and_json_exports_and_the_import_page(client: FlaskClient, post_form
     csv = client.get(f"/games/{game['id']}/export.csv")
     assert csv.status_code == 200
     lines = csv.get_data(as_text=True).splitlines()
-    assert any("Five Crowns" in line or FC in line for line in lines)
+    assert lines[1].startswith("1,3,JK 3,1,Ann,Cy,20,20,20,7,7,7,0,0,0,50,50,50")
     document = client.get(f"/games/{game['id']}/export.json")
     assert document.status_code == 200
     data = document.get_data()

@@ -420,17 +420,17 @@ def test_cards_outside_the_deck_are_flagged(chromium: Any) -> None:
         field = hand_input(page)
         field.fill("7☆ 8⭐ AH")
         assert chips_of(page) == ["7R", "8R", "AH"]
-        assert Taps(page).message() == '"AH" at position 3 is not a card of this game\'s deck'
+        assert Taps(page).message() == '"AH" is not a card of this game: its deck runs from 3 to K'
         assert field.get_attribute("aria-invalid") == "true"
         field.fill("7★ 2S")
-        assert Taps(page).message() == '"2S" at position 2 is not a card of this game\'s deck'
+        assert Taps(page).message() == '"2S" is not a card of this game: its deck runs from 3 to K'
     finally:
         page.close()
     standard = open_picker(chromium)  # four suits, Ace to King: a star is no card of the deck
     try:
         assert standard.locator(".cp-suit:visible").count() == 4
         hand_input(standard).fill("AS 7R")
-        assert Taps(standard).message() == '"7R" at position 2 is not a card of this game\'s deck'
+        assert Taps(standard).message() == '"7R" is not a card of this game: its deck has no stars'
     finally:
         standard.close()
 

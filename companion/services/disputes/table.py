@@ -13,7 +13,16 @@ from companion.models import Game
 from companion.services.rules import ContractDeal, OptionLine, contract_deal, has_contracts, option_keys, option_lines
 from companion.services.store import PRESETS, deck_ranks, deck_suits, engine_call, rules_for
 from engine.api import deck_row
-from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.cards import (
+    Card,
+    MeldCard,
+    format_cards,
+    parse_cards,
+    parse_meld,
+    split_tokens,
+    verify_in_deck,
+    verify_in_play,
+)
 from engine.contracts import buys_limit
 from engine.penalties import scores_in_full
 from engine.rules import RuleSet
@@ -99,7 +108,10 @@ class Table:
         return self.info.cards + 2 * buys_limit(self.rules) + 1
 
     def verify_in_deck(self, cards: Sequence[Card]) -> None:
-        """InvalidInput, in the engine's words, for cards the decks of this table do not hold so often."""
+        """InvalidInput, in the engine's words, for cards the game's deck does not hold (an ace in Five
+        Crowns, a star elsewhere) or the decks of this table do not hold so often."""
+        preset = self.rules.preset
+        engine_call(verify_in_deck, cards, preset.deck, preset.name)
         row = engine_call(deck_row, self.rules, self.players)
         engine_call(verify_in_play, cards, row.decks, row.jokers)
 
