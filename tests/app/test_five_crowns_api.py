@@ -100,9 +100,9 @@ ERRORS = [
     ("/api/check", {"variant": FC, "round": 1, "melds": ["AH AS AD"]}, '"AH"'),
     ("/api/best", {"variant": FC, "round": 1, "hand": "2C 7R 8R"}, '"2C"'),
     ("/api/best", {"variant": "pay-me", "round": 1, "hand": "7R 8S 9S"}, '"7R"'),
-    ("/api/check", {"variant": "three-thirteen", "round": 1, "melds": ["7★ 7H 7S"]}, "7"),
+    ("/api/check", {"variant": "three-thirteen", "round": 1, "melds": ["7★ 7H 7S"]}, "is not a card of Three Thirteen"),
     ("/api/best", {"variant": FC, "round": 12, "hand": "7R"}, "12"),
-    ("/api/best", {"variant": FC, "round": 1, "options": {"full_cycle": True}, "hand": "7R"}, "house rule \"full cycle\""),
+    ("/api/best", {"variant": FC, "round": 1, "options": {"full_cycle": True}, "hand": "7R"}, 'rule "full cycle"'),
     ("/api/games", {"variant": FC, "players": [f"P{n}" for n in range(8)]}, "2 to 7 players"),
     ("/api/games", {"variant": FC, "players": ["Ann", "Bob"], "options": {"ace": "high"}}, "ace"),
 ]
