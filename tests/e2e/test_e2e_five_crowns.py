@@ -78,7 +78,8 @@ def test_a_whole_game_of_five_crowns_on_a_phone(phone: Any, base_url: str) -> No
     page.get_by_role("link", name="Five Crowns 2–7 players").click()
     expect(page.locator(".trademark")).to_have_text(TRADEMARK)
     page.locator("details.options:not(.pot-options) summary").click()
-    expect(page.locator("details.options:not(.pot-options) .option")).to_have_count(6)  # the house rules of RULES.md 10.6
+    house_rules = page.locator("details.options:not(.pot-options) .option")
+    expect(house_rules).to_have_count(6)  # the house rules of RULES.md 10.6
     no_serious_violations(page)
     fits_a_phone(page)
     page.get_by_label("Players, in seat order").fill("\n".join(PLAYERS))
