@@ -15,6 +15,10 @@ With ``--baseline DIR`` (a checkout of another version, e.g. ``git worktree add 
 same benchmark first runs on that checkout's engine, in a child process, so both sets of figures
 come from one run.
 
+With ``--five-crowns N`` it times N random 13-card Five Crowns hands (round 11: Kings and jokers
+wild, from two 58-card packs of five suits) beside N random 13-card Three Thirteen hands (round 11,
+two decks), interleaved hand by hand in the same run, and prints both medians and their ratio.
+
 With ``--rounds N`` it also scores whole rounds from hands (issue 11, section 5): 8 players with
 13-card hands from 3 decks and 6 jokers (Pay Me and 3-13, round 11); the declarer's cards are a
 loose hand of melds (some with wild cards whose place is open), split by the engine and kept open
@@ -333,6 +337,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=0, help="whole rounds per preset scored from hands")
     parser.add_argument("--rounds-only", action="store_true", help="only the whole rounds (with --rounds)")
     parser.add_argument(
+        "--five-crowns", type=int, default=0, metavar="N", help="only: N Five Crowns and N Three Thirteen 13-card hands"
+    )
+    parser.add_argument(
         "--baseline",
         type=Path,
         help="another checkout (e.g. of main): the same benchmark on its engine first, in the same run",
@@ -343,6 +350,9 @@ def main() -> None:
         run_baseline(args)
         print(f"\n=== this checkout's engine ({ROOT}) ===")
     print(f"Python {sys.version.split()[0]}, load average before the run: {os.getloadavg()[0]:.2f}")
+    if args.five_crowns:
+        run_five_crowns(args)
+        return
     if not args.rounds_only:
         cases = corpus(args.seed, args.per_round)
         for name, clock in CLOCKS.items():
@@ -396,6 +406,33 @@ def run_reference(cases: list[Case], args: argparse.Namespace) -> None:
     print(summary("reference", reference))
     print(summary("solver", solved))
     print(f"speed-up (median reference / median solver): {ratio:,.0f}x")
+
+
+def five_crowns_cases(seed: int, count: int) -> tuple[list[Case], list[Case]]:
+    """`count` random 13-card hands of Five Crowns and of Three Thirteen, round 11 of each."""
+    from engine.deck import FIVE_CROWNS
+
+    rng = random.Random(seed)
+    five, three = rule_set("five-crowns"), rule_set("three-thirteen")
+    five_deck = [Card.JOKER if rank is None else Card(rank, suit) for rank, suit in FIVE_CROWNS.cards()]
+    three_deck, five_info, three_info = _deck(three), schedule(five)[10], schedule(three)[10]
+    return (
+        [Case("five-crowns round 11", tuple(rng.sample(five_deck, 13)), five, five_info) for _ in range(count)],
+        [Case("three-thirteen round 11", tuple(rng.sample(three_deck, 13)), three, three_info) for _ in range(count)],
+    )
+
+
+def run_five_crowns(args: argparse.Namespace) -> None:
+    """Five Crowns hands against Three Thirteen hands, each pair timed one after the other."""
+    five, three = five_crowns_cases(args.seed, args.five_crowns)
+    for name, clock in CLOCKS.items():
+        times = time_all([case for pair in zip(five, three, strict=True) for case in pair], args.passes, clock)
+        five_times, three_times = times[0::2], times[1::2]
+        print(f"\nSolver ({name} time), caches cleared before every hand, fastest of {args.passes} passes")
+        print(summary("Five Crowns 13-card hands", five_times))
+        print(summary("Three Thirteen 13-card hands", three_times))
+        ratio = statistics.median(five_times) / statistics.median(three_times)
+        print(f"median Five Crowns / median Three Thirteen: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,11 @@ MAX_RUN = 13
 ACE_LOW = 1
 ACE_HIGH = 14
 
+# RULES.md 10.1 and 10.3: Five Crowns plays five suits, stars too, of ranks 3 to King, and a run
+# stands from 3 (lowest) to King (highest); every other preset plays four suits of A to K.
+FIVE_CROWNS_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.STARS)
+FIVE_CROWNS_RANKS = tuple(rank for rank in Rank if rank >= Rank.THREE)
+
 
 # --- card points (RULES.md section 3, D4) -------------------------------------------------------
 
@@ -73,8 +78,13 @@ def reference_card_points(card: Card, table: PenaltyTable, wild: bool) -> int:
     three-thirteen: A 1, 2-10 face, J-Q-K 10; a wild scores its face value (a joker has no face:
     D15 scores it 15; no preset plays this table with jokers).
     3-13: A 15, 3-10 face, J-Q-K 10, wilds (jokers, 2s) 0.
+    five-crowns (10.5): 3-10 face, J 11, Q 12, K 13; the round's rank 20; a joker 50.
     """
     rank = card.rank
+    if table is PenaltyTable.FIVE_CROWNS:
+        if rank is None:
+            return 50
+        return 20 if wild else int(rank)
     if table is PenaltyTable.PAY_ME:
         if wild or rank is None:
             return 15
@@ -112,6 +122,8 @@ class _Context:
     no_adjacent: bool
     in_place_natural: bool
     min_run: int  # the fewest cards a run may hold
+    suits: tuple[Suit, ...]  # the suits of the deck: what a wild may stand as
+    ranks: tuple[Rank, ...]  # the ranks of the deck
 
     def is_wild(self, card: Card) -> bool:
         return card in self.wild_cards
@@ -131,6 +143,10 @@ def _context(rules: RuleSet, info: RoundInfo) -> _Context:
         low, high, aces = 2, ACE_HIGH, frozenset({ACE_HIGH})
     else:
         low, high, aces = ACE_LOW, ACE_HIGH, frozenset({ACE_LOW, ACE_HIGH})
+    suits, ranks = STANDARD_SUITS, tuple(Rank)
+    if rules.preset.id == "five-crowns":
+        low, high, aces = 3, 13, frozenset()
+        suits, ranks = FIVE_CROWNS_SUITS, FIVE_CROWNS_RANKS
     return _Context(
         wild_cards=frozenset(card for card in _ALL_FACES if info.is_wild(card)),
         run_low=low,
@@ -141,6 +157,8 @@ def _context(rules: RuleSet, info: RoundInfo) -> _Context:
         no_adjacent=options.no_adjacent_wilds,
         in_place_natural=options.wild_in_place_natural,
         min_run=rules.preset.min_run_length,
+        suits=suits,
+        ranks=ranks,
     )
 
 
@@ -163,7 +181,9 @@ def _wild_classes(wilds: Sequence[Card], ctx: _Context) -> list[tuple[Card | Non
     return sorted(counts.items(), key=lambda item: (item[0] is not None, _card_key(item[0] or Card.JOKER)))
 
 
-def _suit_choices(classes: list[tuple[Card | None, int]], rank: Rank) -> Iterator[list[tuple[Card | None, Suit]]]:
+def _suit_choices(
+    classes: list[tuple[Card | None, int]], rank: Rank, ctx: _Context
+) -> Iterator[list[tuple[Card | None, Suit]]]:
     """Every distinct way to give each wild a suit (a multiset of suits per class of wilds).
 
     A wild of the set's rank tries its own suit first, so the likeliest legal reading comes early.
@@ -171,7 +191,7 @@ def _suit_choices(classes: list[tuple[Card | None, int]], rank: Rank) -> Iterato
 
     def suits_for(label: Card | None) -> list[Suit]:
         own = label.suit if label is not None and label.rank == rank else None
-        return sorted(STANDARD_SUITS, key=lambda suit: suit is not own)
+        return sorted(ctx.suits, key=lambda suit: suit is not own)
 
     per_class = [
         [
@@ -221,7 +241,7 @@ def _set_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card
     natural_ranks = {card.rank for card in naturals}
     if len(natural_ranks) > 1:
         return
-    ranks = list(natural_ranks) if natural_ranks else list(Rank)
+    ranks = list(natural_ranks) if natural_ranks else list(ctx.ranks)
     classes = _wild_classes(wilds, ctx)
     for rank in ranks:
         assert rank is not None
@@ -230,7 +250,7 @@ def _set_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card
             most_natural = len(naturals) + sum(count for label, count in classes if label and label.rank == rank)
             if len(cards) - most_natural > most_natural:
                 continue
-        for choice in _suit_choices(classes, rank):
+        for choice in _suit_choices(classes, rank, ctx):
             roles = [Card(rank, suit) for _, suit in choice]
             counted_natural = len(naturals) + sum(
                 1 for (label, _), role in zip(choice, roles, strict=True) if label == role
@@ -254,7 +274,7 @@ def _run_readings(cards: tuple[Card, ...], ctx: _Context) -> Iterator[tuple[Card
     natural_suits = {card.suit for card in naturals}
     if len(natural_suits) > 1:
         return
-    suits = list(natural_suits) if natural_suits else list(STANDARD_SUITS)
+    suits = list(natural_suits) if natural_suits else list(ctx.suits)
     classes = _wild_classes(wilds, ctx)
     for suit in suits:
         assert suit is not None
@@ -342,15 +362,15 @@ def reference_meld_readings(cards: Sequence[MeldCard], rules: RuleSet, info: Rou
     ]
     free = [held.card for held in cards if held.role is None and ctx.is_wild(held.card)]
     shapes: set[ReadingShape] = set()
-    for rank in Rank:
+    for rank in ctx.ranks:
         if any(stands.rank != rank for _, stands in pinned):
             continue
-        for suits in itertools.product(STANDARD_SUITS, repeat=len(free)):
+        for suits in itertools.product(ctx.suits, repeat=len(free)):
             pairs = pinned + [(card, Card(rank, suit)) for card, suit in zip(free, suits, strict=True)]
             if _legal_set_pairs(pairs, ctx):
                 shapes.add(("set", int(rank), ""))
                 break
-    for suit in STANDARD_SUITS:
+    for suit in ctx.suits:
         for low in range(ctx.run_low, ctx.run_high - len(cards) + 2):
             window = range(low, low + len(cards))
             if ctx.min_run <= len(cards) <= MAX_RUN and _some_legal_run(pinned, free, suit, window, ctx):
@@ -586,7 +606,7 @@ def _can_extend(meld: DeclarerMeld, laid: tuple[Card, ...], ctx: _Context) -> bo
         assert rank is not None
         if any(card.rank != rank for card in naturals):
             return False
-        for choice in _suit_choices(classes, rank):
+        for choice in _suit_choices(classes, rank, ctx):
             new_wild = sum(1 for label, suit in choice if not (label is not None and label == Card(rank, suit)))
             if not (ctx.wild_limit and 2 * (old_wild + new_wild) > total):
                 return True

@@ -24,3 +24,12 @@ def test_round_corpus_deals_eight_players_of_thirteen_cards() -> None:
     for case in rounds:
         assert len(case.declarer.split()) == 13
         assert [len(hand) for hand in case.hands] == [13] * 7
+
+
+def test_five_crowns_mode_deals_13_cards_from_each_deck() -> None:
+    five, three = benchmark.five_crowns_cases(2026, 20)
+    assert "five-crowns" not in benchmark.SOLVED_PRESETS  # the corpus (and the golden corpus) keeps its hands
+    assert [len(case.hand) for case in five + three] == [13] * 40
+    assert {case.rules.preset.id for case in five} == {"five-crowns"}
+    assert {case.rules.preset.id for case in three} == {"three-thirteen"}
+    assert any(card.suit is not None and card.suit.value == "R" for case in five for card in case.hand)

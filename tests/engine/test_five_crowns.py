@@ -7,14 +7,16 @@ import re
 
 import pytest
 
-from engine.api import best_json, check_json, schedule_json, variants_json
+from engine.api import best_json, check_json, schedule_json, turn_scores_json, variants_json
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards, parse_meld, symbols_in
 from engine.deck import FIVE_CROWNS, STANDARD
-from engine.errors import CardError, DeckError, EngineError, OptionError, PlayerCountError, RoundError
+from engine.errors import CannotGoOut, CardError, DeckError, EngineError, OptionError, PlayerCountError, RoundError
+from engine.layoffs import verify_laid_down
 from engine.meldrules import meld_rules
 from engine.penalties import card_penalty, max_points, penalty_rows
 from engine.rules import PRESETS, rule_set
 from engine.schedule import round_info, schedule
+from engine.solver import going_out
 
 FC = "five-crowns"
 RULES = rule_set(FC)
@@ -220,3 +222,81 @@ def test_decisions_of_five_crowns_are_on_its_rules_page_in_order() -> None:
 def test_every_error_is_an_engine_error() -> None:
     with pytest.raises(EngineError):
         best_json(FC, 3, None, "AH")
+
+
+# --- 10.3, D-FC2, D-FC3: books and runs ---------------------------------------------------------
+
+
+def valid(round_number: int, meld: str, **options: object) -> bool:
+    return bool(check_json(FC, round_number, options, [meld])["valid"])
+
+
+def test_books_have_no_upper_size_and_repeat_suits() -> None:
+    assert valid(3, "9S 9S 9H 9H 9D 9D 9C 9C 9R 9R JK JK")
+    assert valid(3, "KS KD KH KH")
+
+
+def test_runs_are_one_suit_from_3_to_king_and_never_wrap() -> None:
+    assert valid(1, "8R 9R 10R")
+    assert not valid(2, "QH KH 3H")
+    assert "K-3-4 is not a run" in check_json(FC, 2, None, ["QH KH 3H"])["melds"][0]["reason"]
+    assert not valid(1, "JK KH JK") or check_json(FC, 1, None, ["JK KH JK"])["melds"][0]["kind"] == "set"
+
+
+def test_a_wild_never_stands_below_3_or_above_king() -> None:
+    answer = check_json(FC, 11, None, ["4S 5S JK"])["melds"][0]  # the joker can only be 3♠ or 6♠
+    assert answer["valid"] and answer["read_as"] in (["3S", "4S", "5S"], ["4S", "5S", "6S"])
+    top = check_json(FC, 1, None, ["QS KS JK"])["melds"][0]
+    assert sorted(top["read_as"]) == ["JS", "KS", "QS"]
+
+
+def test_melds_of_wild_cards_only_read_as_cards_of_the_deck() -> None:
+    answer = check_json(FC, 2, None, ["JK JK JK"])["melds"][0]
+    assert answer["valid"]
+    assert all(Card.parse(token).rank not in (Rank.ACE, Rank.TWO) for token in answer["read_as"])
+
+
+def test_a_card_of_the_rounds_rank_is_wild_even_in_its_own_place() -> None:
+    # Round 5, 7s wild: 6♦ 7♦ 8♦ holds one wild card; 7♦ 7♣ 8♦ holds two, more than its one natural,
+    # unless a wild standing for itself counts natural.
+    limited = {"wild_limit": "not_more_than_naturals"}
+    assert valid(5, "6D 7D 8D", **limited)
+    assert not valid(5, "7D 7C 8D", **limited)
+    assert valid(5, "7D 7C 8D", **limited, wild_in_place_natural=True)
+
+
+def test_wilds_side_by_side_unless_the_option_forbids_it() -> None:
+    assert valid(5, "6D 7R 7H 9D")
+    assert not valid(5, "6D 7R 7H 9D", no_adjacent_wilds=True)
+
+
+# --- 10.4, D-FC4 … D-FC6: going out and the last turn ------------------------------------------
+
+
+def test_going_out_discards_the_last_card_which_may_fit_a_meld() -> None:
+    info = round_info(RULES, 1)
+    out = going_out(parse_cards("5H 6H 7H 9C"), RULES, info)
+    assert (out.melds, out.discard) == ((parse_cards("5H 6H 7H"),), Card.parse("9C"))
+    assert going_out(parse_cards("5H 6H 7H 8H"), RULES, info).discard is not None
+
+
+def test_going_out_without_a_discard_only_with_the_option_off() -> None:
+    info = round_info(RULES, 1)
+    with pytest.raises(CannotGoOut, match="the 4th drawn card is discarded"):
+        verify_laid_down(["5H 6H 7H 8H"], (), RULES, info)
+    relaxed = rule_set(FC, {"discard_to_go_out": False})
+    assert len(verify_laid_down(["5H 6H 7H 8H"], (), relaxed, round_info(relaxed, 1))) == 1
+
+
+def test_the_last_turn_scores_the_cards_left_with_no_lay_offs() -> None:
+    scores = turn_scores_json(FC, 3, None, ["6H 7H 8H", "KS KD KR"], ["9H QC 5C", "9S 9D 9R 4C JK"])
+    first, second = scores
+    assert first is not None and second is not None
+    assert (first["penalty"], first["layoffs"]) == (9 + 12 + 20, [])  # 5♣ is wild in round 3
+    assert second["penalty"] == 4  # a book of 9s (the joker joins it or not) and 4♣ left
+    with_lay_offs = turn_scores_json(FC, 3, {"lay_offs": True}, ["6H 7H 8H"], ["9H QC 5C"])[0]
+    assert with_lay_offs is not None and with_lay_offs["penalty"] == 12  # 9♥ and the wild 5♣ laid off
+
+
+def test_going_out_on_the_last_turn_scores_0() -> None:
+    assert best_json(FC, 2, None, "8S 8S 8R JK")["penalty"] == 0
