@@ -196,3 +196,15 @@ def test_a_group_counts_its_five_crowns_games(client: FlaskClient) -> None:
     assert [(played["variant"], played["name"]) for played in figures["games"]] == [(FC, "Five Crowns")]
     ann = next(player for player in figures["players"] if player["name"] == "Ann")
     assert ann["games"] == 1 and ann["wins"] == 1
+
+
+def test_layoff_answers_as_the_command_line_with_and_without_the_house_option(client: FlaskClient) -> None:
+    args = ["layoff", "--variant", FC, "--round", "3", "--declarer", "6H 7H 8H", "--onto", "1"]
+    body = {"variant": FC, "round": 3, "declarer": ["6H 7H 8H"], "onto": 1, "cards": "9H"}
+    allowed = client.post("/api/layoff", json={**body, "options": {"lay_offs": True}}).get_json()
+    assert allowed == cli(*args, "--set", "lay_offs=true", "9H")
+    assert allowed["valid"] is True and allowed["declarer"] == [["6H", "7H", "8H", "9H"]]
+    refused = client.post("/api/layoff", json=body).get_json()
+    assert refused == cli(*args, "9H")
+    assert refused["valid"] is False and refused["reason"] == "Five Crowns has no lay-offs: cards left in hand score."
+    validator(client, "/api/layoff").validate(refused)
