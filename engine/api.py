@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_deck, verify_in_play
+from engine.cards import Card, MeldCard, parse_cards, parse_meld, verify_in_play
 from engine.contracts import can_swap_joker, check_contract, verify_joker_swap
 from engine.dealing import first_dealer_methods
 from engine.errors import CardError, IllegalLayoff, OptionError
@@ -135,8 +135,7 @@ def _melds(texts: Sequence[str]) -> list[tuple[MeldCard, ...]]:
 
 def _verify_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int | None) -> None:
     row = deck_row(rules, players)
-    verify_in_deck(cards, rules.preset.deck, rules.preset.name)
-    verify_in_play(cards, row.decks, row.jokers)
+    verify_in_play(cards, row.decks, row.jokers, rules.preset.deck, rules.preset.name)
 
 
 def _melds_asked(

@@ -243,8 +243,12 @@ def format_cards(cards: Iterable[Card | MeldCard]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def verify_in_play(cards: Iterable[Card], decks: int, jokers: int) -> None:
-    """Raise DeckError when the cards could not all come from the decks in play.
+def verify_in_play(
+    cards: Iterable[Card], decks: int, jokers: int, deck: Deck = STANDARD, game: str = "this game"
+) -> None:
+    """Raise DeckError when the cards could not all come from the decks in play, and CardError
+    naming a card the game's deck does not hold (`deck`: the 52-card deck unless a preset says
+    otherwise, so a star card is refused outside Five Crowns; verify_in_deck).
 
     >>> verify_in_play(parse_cards("7H 7H"), decks=1, jokers=2)
     Traceback (most recent call last):
@@ -252,6 +256,7 @@ def verify_in_play(cards: Iterable[Card], decks: int, jokers: int) -> None:
     engine.errors.DeckError: "7H" appears 2 times, but 1 deck holds only 1
     """
     counts = Counter(cards)
+    verify_in_deck(counts, deck, game)
     for card, count in counts.items():
         limit = jokers if card.is_joker else decks
         if count <= limit:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-from engine.cards import Card
+from engine.cards import Card, verify_in_deck
+from engine.deck import STANDARD
 from engine.play_or_pay.chips import verify_purchase_chips
 from engine.play_or_pay.errors import EventError
 from engine.play_or_pay.table import _whole
@@ -85,7 +86,9 @@ class PlayEvent(Event):
         card = data.get("card")
         if not isinstance(card, str):
             raise EventError(f'card must be a card such as "7H", not "{card}"')
-        return cls(player, Card.parse(card))
+        played = Card.parse(card)
+        verify_in_deck((played,), STANDARD, "Play or Pay")  # one 52-card deck: no stars
+        return cls(player, played)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.kind.value, "player": self.player, "card": str(self.card)}

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, verify_in_deck
+from engine.deck import STANDARD
 from engine.errors import CardError
 from engine.play_or_pay.chips import ChipEntry, ChipKind
 from engine.play_or_pay.errors import IllegalPlay, PlayOrPayError
@@ -144,7 +145,9 @@ def next_hand(state: HandState) -> HandState:
 
 
 def _card(card: Card | str) -> Card:
-    return Card.parse(card) if isinstance(card, str) else card
+    played = Card.parse(card) if isinstance(card, str) else card
+    verify_in_deck((played,), STANDARD, "Play or Pay")  # one 52-card deck: no stars
+    return played
 
 
 def _verify_acting(state: HandState, seat: int, action: str) -> str:

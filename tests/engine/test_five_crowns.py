@@ -8,12 +8,13 @@ import re
 import pytest
 
 from engine.api import best_json, check_json, schedule_json, turn_scores_json, variants_json
-from engine.cards import Card, Rank, Suit, format_cards, parse_cards, parse_meld, symbols_in
+from engine.cards import Card, Rank, Suit, format_cards, parse_cards, parse_meld, symbols_in, verify_in_play
 from engine.deck import FIVE_CROWNS, STANDARD
 from engine.errors import CannotGoOut, CardError, DeckError, EngineError, OptionError, PlayerCountError, RoundError
 from engine.layoffs import verify_laid_down
 from engine.meldrules import meld_rules
 from engine.penalties import card_penalty, max_points, penalty_rows
+from engine.play_or_pay.events import PlayEvent
 from engine.rules import PRESETS, rule_set
 from engine.schedule import round_info, schedule
 from engine.solver import going_out
@@ -300,3 +301,14 @@ def test_the_last_turn_scores_the_cards_left_with_no_lay_offs() -> None:
 
 def test_going_out_on_the_last_turn_scores_0() -> None:
     assert best_json(FC, 2, None, "8S 8S 8R JK")["penalty"] == 0
+
+
+def test_verify_in_play_refuses_stars_unless_the_deck_holds_them() -> None:
+    with pytest.raises(CardError, match='"7R" is not a card of this game: its deck has no stars'):
+        verify_in_play(parse_cards("7R"), decks=2, jokers=4)
+    verify_in_play(parse_cards("7R 7R"), decks=2, jokers=6, deck=FIVE_CROWNS, game="Five Crowns")
+
+
+def test_play_or_pay_refuses_a_star_card() -> None:
+    with pytest.raises(CardError, match='"7R" is not a card of Play or Pay'):
+        PlayEvent.from_fields({"player": "Ann", "card": "7★"}, ("Ann", "Bob", "Cy"))

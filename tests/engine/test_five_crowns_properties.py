@@ -22,6 +22,7 @@ from engine.melds import check_meld
 from engine.penalties import base_penalty
 from engine.rules import OPTION_SPECS, PenaltyTable, RuleSet, WildLimit, rule_set
 from engine.schedule import RoundInfo, round_info
+from engine.solver import best_arrangement
 from tests.engine.reference import (
     DeclarerMeld,
     reference_card_points,
@@ -226,3 +227,11 @@ def test_lay_offs_agree_with_the_reference(
     data: tuple[tuple[Card, ...], tuple[DeclarerMeld, ...], RuleSet, RoundInfo],
 ) -> None:
     check_layoffs(*data)
+
+
+@stable(150)
+@given(data=games(fixed={}))
+def test_the_solvers_melds_read_back_as_legal_through_check(data: Game) -> None:
+    hand, rules, info = data
+    for meld in best_arrangement(hand, rules, info).melds:
+        assert check_meld(tuple(MeldCard(card) for card in meld), rules, info).valid, (meld, info.number)

@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Card, Rank
-from engine.deck import STANDARD_SUITS
+from engine.cards import Card
 from engine.penalties import hand_penalty, largest_hand, max_points
 from engine.rules import RUMMY_PRESETS, rule_set
 from engine.schedule import round_info, schedule
@@ -70,8 +69,9 @@ def test_the_limit_compares_card_points_before_the_multiplier() -> None:
 
 
 def _deck(variant: str, players: int) -> list[Card]:
-    row = rule_set(variant).preset.table_for(players)
-    naturals = [Card(rank, suit) for rank in Rank for suit in STANDARD_SUITS]
+    preset = rule_set(variant).preset
+    row = preset.table_for(players)
+    naturals = [Card(rank, suit) for rank, suit in preset.deck.faces()]
     return naturals * row.decks + [Card.JOKER] * row.jokers
 
 

@@ -8,15 +8,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, MeldCard, Rank, parse_cards
-from engine.deck import STANDARD_SUITS
+from engine.deck import STANDARD, STANDARD_SUITS
 from engine.melds import check_meld
 from engine.rules import PRESETS, RUMMY_PRESETS, HandScoring, rule_set
 from engine.schedule import schedule
 from engine.solver import best_arrangement
 from engine.solver.records import card_order
 
-# The presets whose hands the solver arranges (Contract Rummy counts every card held in full).
-ARRANGED_PRESETS = [variant for variant in RUMMY_PRESETS if PRESETS[variant].hand_scoring is HandScoring.ARRANGED]
+# The presets whose hands the solver arranges (Contract Rummy counts every card held in full), on the
+# 52-card deck these tests deal from; Five Crowns' own deck: tests/engine/test_five_crowns_properties.py.
+ARRANGED_PRESETS = [
+    variant
+    for variant in RUMMY_PRESETS
+    if PRESETS[variant].hand_scoring is HandScoring.ARRANGED and PRESETS[variant].deck is STANDARD
+]
 OPTION_SETS = [
     {},
     {"ace": "both"},
