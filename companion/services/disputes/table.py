@@ -20,7 +20,6 @@ from engine.cards import (
     parse_cards,
     parse_meld,
     split_tokens,
-    verify_in_deck,
     verify_in_play,
 )
 from engine.contracts import buys_limit
@@ -111,9 +110,8 @@ class Table:
         """InvalidInput, in the engine's words, for cards the game's deck does not hold (an ace in Five
         Crowns, a star elsewhere) or the decks of this table do not hold so often."""
         preset = self.rules.preset
-        engine_call(verify_in_deck, cards, preset.deck, preset.name)
         row = engine_call(deck_row, self.rules, self.players)
-        engine_call(verify_in_play, cards, row.decks, row.jokers)
+        engine_call(verify_in_play, cards, row.decks, row.jokers, preset.deck, preset.name)
 
 
 def table(variant: object, options: object, round_number: object, players: int | None = None) -> Table:
