@@ -17,6 +17,7 @@ from engine.penalties import max_points
 from engine.rules import OPTION_SPECS, PRESETS, rule_set
 from engine.schedule import round_info
 from tests.app.test_contract_rummy_pages import alert, page_of, pdftotext, plain
+from tests.app.test_groups_pages import make_group
 from tests.app.test_sheet_routes import pdf_of
 from tests.conftest import api_game, edit_key
 
@@ -317,3 +318,21 @@ def test_csv_and_json_exports_and_the_import_page(client: FlaskClient, post_form
     copy_id = imported.headers["Location"].rsplit("/", 1)[1]
     copy = client.get(f"/api/games/{copy_id}").get_json()
     assert copy["variant"] == FC and copy["totals"] == {"Ann": 20, "Bob": 7, "Cy": 0, "Dee": 50}
+
+
+# ---------------------------------------------------------------- groups
+
+
+def test_a_group_page_starts_a_five_crowns_game_and_counts_it(client: FlaskClient, post_form: Post) -> None:
+    group_id = make_group(client, post_form)
+    page = page_of(client.get(f"/groups/{group_id}"))
+    assert f'<option value="{FC}">Five Crowns</option>' in page
+    started = post_form(f"/groups/{group_id}/games", {"variant": FC, "players": "Ann\nBob\nCy\nDee"})
+    assert started.status_code == 303
+    game_id = started.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").get_json()["group"] == group_id
+    listed = plain(page_of(client.get(f"/groups/{group_id}")))
+    assert "Five Crowns" in listed and "Not finished" in listed
+    eight = "\n".join(f"P{number}" for number in range(1, 9))
+    refused = post_form(f"/groups/{group_id}/games", {"variant": FC, "players": eight})
+    assert refused.status_code == 400 and "2 to 7 players" in plain(page_of(refused, 400))
