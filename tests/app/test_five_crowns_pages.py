@@ -111,6 +111,10 @@ def test_the_round_panel_gives_the_deal_and_the_wild_rank_as_cards(client: Flask
     # A wild rank in every suit of the deck: the four suits and the stars, stars in a colour of their own.
     chip = re.search(r'<span class="chip" title="3 of every suit">(.*?)</span>\s*</span>', page, re.S)
     assert chip, page[page.index("Wild") :][:800]
+    assert '<link rel="stylesheet" href="/static/css/stars.css">' in page  # the stars' colour
+    pay_me = post_form("/games/new", {"variant": "pay-me", "players": "Ann\nBob", "first_dealer": "0"})
+    other = page_of(client.get(pay_me.headers["Location"]))
+    assert "stars.css" not in other and "★" not in other  # nothing more to load on a game without stars
     assert re.findall(r'<span class="suit ?([a-z]*)">(.)', chip.group(1)) == [
         ("", "♠"),
         ("red", "♥"),
