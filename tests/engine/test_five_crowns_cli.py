@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from tests.engine.test_cli import fails, ok
+from tests.engine.test_cli import fails, ok, run
 
 FC = ("--variant", "five-crowns")
 
@@ -153,3 +154,15 @@ def test_example_7_a_king_scores_20_in_round_11_and_13_in_round_10() -> None:
 def test_example_8_three_jokers_a_book_unless_wilds_are_limited() -> None:
     assert best(1, "JK JK JK")["penalty"] == 0
     assert best(1, "JK JK JK", "--set", "wild_limit=not_more_than_naturals")["penalty"] == 150
+
+
+def test_eight_players_exit_2() -> None:
+    assert "Five Crowns takes 2 to 7 players, not 8" in fails("schedule", *FC, "--players", "8")
+
+
+def test_best_jsonl_answers_an_error_line_for_an_ace_only() -> None:
+    lines = '{"round": 2, "hand": "AH 5S"}\n{"round": 1, "hand": "JK JK JK"}\n'
+    done = run("best", *FC, "--jsonl", stdin=lines)
+    assert done.returncode == 0
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert '"AH"' in first["error"] and second["penalty"] == 0
