@@ -144,6 +144,8 @@ def test_a_score_above_the_rounds_most_possible_points_is_refused(client: FlaskC
     game_id = start(post_form)
     rules = rule_set(FC)
     most = max_points(rules, round_info(rules, 1), 4)
+    entry = page_of(client.get(f"/games/{game_id}/rounds/new"))
+    assert "css/stars.css" in entry and '<span class="suit star">★</span>' in entry
     form = {"went_out": "Bob", "scores-0": str(most + 1), "scores-1": "0", "scores-2": "5", "scores-3": "0"}
     refused = post_form(f"/games/{game_id}/rounds/new", form)
     assert refused.status_code == 400
