@@ -16,6 +16,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from companion import schemas
 from companion.api.http import bp
+from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.services.transfer import MAX_IMPORT_BYTES
 
 REF_TEMPLATE = "#/components/schemas/{model}"
@@ -464,6 +465,11 @@ def component_schemas() -> dict[str, Any]:
     return found
 
 
+def _rummy_names() -> str:
+    """The rummy games the registry holds, by name: "Pay Me, …, Five Crowns"."""
+    return ", ".join(PRESETS[variant].name for variant in RUMMY_PRESETS)
+
+
 @cache
 def _document() -> dict[str, Any]:
     return {
@@ -471,7 +477,7 @@ def _document() -> dict[str, Any]:
         "info": {
             "title": "Card Table Companion API",
             "version": "1",
-            "description": "Score contract-rummy games (Pay Me, Three Thirteen, 3-13) and Play or Pay. "
+            "description": f"Score rummy games ({_rummy_names()}) and Play or Pay. "
             "Player names are the keys of scores and totals.",
         },
         "paths": paths(),

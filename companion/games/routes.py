@@ -70,7 +70,7 @@ def _no_store_forms(response: Response) -> Response:
 
 @bp.record_once
 def _template_globals(state: BlueprintSetupState) -> None:
-    state.app.jinja_env.globals["suits"] = store.SUITS  # the suits a wild rank stands for (_macros.html)
+    state.app.jinja_env.globals["trademark_line"] = store.trademark_line  # new-game and rules pages
 
 
 @bp.get("/")

@@ -13,7 +13,7 @@ from companion.bounds import whole_number
 from companion.errors import InvalidInput
 from companion.services import play_or_pay
 from companion.services.contract import Fan, contract_fans
-from companion.services.store import PRESETS, RUMMY_PRESETS, engine_call, rules_for
+from companion.services.store import PRESETS, RUMMY_PRESETS, deck_words, engine_call, rules_for
 from engine import play_or_pay as pop
 from engine import pot as pots
 from engine.contracts import buys_limit
@@ -76,6 +76,10 @@ class PresetRules:
     @property
     def changed_options(self) -> tuple[OptionLine, ...]:
         return tuple(line for line in self.options if line.changed)
+
+    @property
+    def deck_words(self) -> str:
+        return deck_words(self.preset)
 
 
 def _query_text(value: Any) -> str:

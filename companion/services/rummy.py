@@ -37,6 +37,7 @@ from companion.services.store import (
     require_version,
     rules_for,
     store_new_game,
+    suit_faces,
 )
 from engine import seating as seats
 from engine.rules import OptionSpec, Preset, RuleSet
@@ -86,6 +87,12 @@ class RoundPlan:
     contract: tuple[str, ...] = ()  # Contract Rummy: the deal's melds, "set" and "run" (empty elsewhere)
     contract_words: str = ""
     no_final_discard: bool = False  # Contract Rummy's last deal: going out needs no discard
+    suits: tuple[tuple[str, str], ...] = ()  # the deck's suits a wild rank stands in: symbol, colour class
+
+    @property
+    def has_stars(self) -> bool:
+        """Whether the deck has stars (Five Crowns): the page then loads their colour (css/stars.css)."""
+        return any(tone == "star" for _symbol, tone in self.suits)
 
     @property
     def contract_fans(self) -> tuple[Fan, ...]:
@@ -308,6 +315,7 @@ def _plan(info: RoundInfo, seated: seats.Table, preset: Preset, dealer: str) -> 
         contract=contract.contract_kinds(info),
         contract_words=info.contract_words,
         no_final_discard=info.no_final_discard,
+        suits=suit_faces(preset),
     )
 
 

@@ -34,7 +34,7 @@ from companion.errors import (
 from companion.extensions import db, drop_session
 from companion.models import Game, Group, RateCount, utc_now
 from engine import dealing
-from engine.deck import STANDARD_SUITS
+from engine.deck import Rank, Suit
 from engine.errors import EngineError
 from engine.rules import (
     OPTION_SPECS,
@@ -55,8 +55,42 @@ ROUNDS_KIND = "rummy"
 HANDS_KIND = "stops"
 """The preset kind of games played in hands, card by card: Play or Pay."""
 MAX_NAME_LENGTH = 40
-SUITS: tuple[tuple[str, bool], ...] = tuple((suit.symbol, suit.is_red) for suit in STANDARD_SUITS)
-"""Each suit's symbol and whether it is red, for the pages."""
+
+TRADEMARK_LINES = {"five-crowns": "Five Crowns® is a trademark of its publisher; this companion is not affiliated."}
+"""The line the pages add where they name a game sold under a trademark (RULES.md 10)."""
+
+
+def trademark_line(variant: str) -> str:
+    """The trademark line of a game, or an empty string."""
+    return TRADEMARK_LINES.get(variant, "")
+
+
+def suit_tone(suit: Suit) -> str:
+    """The colour class the pages give a suit's cards: ``red``, ``star`` (Five Crowns) or none (black)."""
+    return "star" if suit is Suit.STARS else "red" if suit.is_red else ""
+
+
+def suit_faces(preset: Preset) -> tuple[tuple[str, str], ...]:
+    """Each suit of the preset's deck as the pages show it: its symbol and its colour class."""
+    return tuple((suit.symbol, suit_tone(suit)) for suit in deck_suits(preset))
+
+
+def deck_suits(preset: Preset) -> tuple[Suit, ...]:
+    """The suits of the preset's deck."""
+    return preset.deck.suits
+
+
+def deck_ranks(preset: Preset) -> tuple[Rank, ...]:
+    """The ranks of the preset's deck."""
+    return preset.deck.ranks
+
+
+def deck_words(preset: Preset) -> str:
+    """One deck of the preset in words: "Each deck: the suits ♠ ♥ ♦ ♣ ★, Three to King, 55 cards"."""
+    suits, ranks = deck_suits(preset), deck_ranks(preset)
+    symbols = " ".join(suit.symbol for suit in suits)
+    return f"Each deck: the suits {symbols}, {ranks[0].word} to {ranks[-1].word}, {len(suits) * len(ranks)} cards."
+
 
 _T = TypeVar("_T")
 

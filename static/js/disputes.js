@@ -9,7 +9,7 @@
     return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
   }
 
-  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣", R: "★" };
 
   // "10H" → "10♥", "JK" → "🃏": the cards as the pages show them.
   function symbols(tokens) {
@@ -137,7 +137,7 @@
 
   // The standalone checker: a new game or round takes effect at once. The server's page for it
   // says the wild ranks, the card limits and the round line; they are copied onto this page.
-  var PICKER_ATTRIBUTES = ["data-decks", "data-jokers", "data-max-cards", "data-wild-ranks"];
+  var PICKER_ATTRIBUTES = ["data-decks", "data-jokers", "data-max-cards", "data-wild-ranks", "data-suits", "data-ranks"];
 
   function setUpChecker(form) {
     var variant = form.querySelector("#variant");

@@ -12,9 +12,14 @@
     { code: "H", symbol: "♥", name: "Hearts", red: true },
     { code: "D", symbol: "♦", name: "Diamonds", red: true },
     { code: "C", symbol: "♣", name: "Clubs", red: false },
+    { code: "R", symbol: "★", name: "Stars", red: false, star: true, also: ["☆", "⭐"] },
   ];
   const SUIT_BY_CODE = Object.fromEntries(SUITS.map((suit) => [suit.code, suit]));
-  const SUIT_BY_TOKEN = Object.fromEntries(SUITS.flatMap((suit) => [[suit.code, suit.code], [suit.symbol, suit.code]]));
+  const SUIT_BY_TOKEN = Object.fromEntries(
+    SUITS.flatMap((suit) => [suit.code, suit.symbol, ...(suit.also || [])].map((token) => [token, suit.code])),
+  );
+  // A game's deck, unless the field names its own (data-suits, data-ranks): four suits, Ace to King.
+  const STANDARD_SUITS = ["S", "H", "D", "C"];
   const JOKER_TOKENS = new Set(["JK", "JOKER", "*", "🃏"]);
   // Phones often add emoji presentation selectors after a typed suit symbol.
   const INVISIBLE = /[\uFE0E\uFE0F\u200D]/g;
@@ -91,6 +96,26 @@
     return card.role ? `${face} as ${nameOf(card.role).toLowerCase()}` : face;
   }
 
+  function toneOf(card) {
+    if (card.joker) return "cp-jk";
+    const suit = SUIT_BY_CODE[card.suit];
+    return suit.star ? "cp-star" : suit.red ? "cp-red" : "cp-black";
+  }
+
+  function inDeck(card, config) {
+    return card.joker || (config.suits.has(card.suit) && config.ranks.has(card.rank));
+  }
+
+  // A card the game's deck does not hold (an ace in Five Crowns, a star elsewhere), as the server words it.
+  function deckProblem(cards, config) {
+    const card = cards.find((each) => !inDeck(each, config));
+    if (!card) return null;
+    const problem = `"${card.code}" is not a card of this game: its deck`;
+    if (!config.suits.has(card.suit)) return `${problem} has no ${SUIT_BY_CODE[card.suit].name.toLowerCase()}`;
+    const ranks = RANKS.filter((rank) => config.ranks.has(rank));
+    return `${problem} runs from ${ranks[0]} to ${ranks[ranks.length - 1]}`;
+  }
+
   function decksPhrase(decks) {
     return decks === 1 ? "1 deck holds only 1" : `${decks} decks hold only ${decks}`;
   }
@@ -119,9 +144,17 @@
     return Number.isFinite(value) && value >= 0 ? value : fallback;
   }
 
+  function listAttribute(input, name) {
+    return (input.getAttribute(name) || "").toUpperCase().split(/[\s,]+/).filter(Boolean);
+  }
+
   function readConfig(input) {
-    const wild = (input.getAttribute("data-wild-ranks") || "").toUpperCase().split(/[\s,]+/);
+    const wild = listAttribute(input, "data-wild-ranks");
+    const suits = listAttribute(input, "data-suits").filter((code) => SUIT_BY_CODE[code]);
+    const ranks = listAttribute(input, "data-ranks").map(parseRank).filter(Boolean);
     return {
+      suits: new Set(suits.length ? suits : STANDARD_SUITS),
+      ranks: new Set(ranks.length ? ranks : RANKS),
       decks: Math.max(1, intAttribute(input, "data-decks", DEFAULTS.decks)),
       jokers: intAttribute(input, "data-jokers", DEFAULTS.jokers),
       maxCards: Math.max(1, intAttribute(input, "data-max-cards", DEFAULTS.maxCards)),
@@ -149,7 +182,8 @@
 
   function buildSuitButtons() {
     return SUITS.map((suit) => {
-      const button = actionButton(`cp-suit ${suit.red ? "cp-red" : "cp-black"}`, "suit", suit.symbol, suit.name);
+      const tone = suit.star ? "cp-star" : suit.red ? "cp-red" : "cp-black";
+      const button = actionButton(`cp-suit ${tone}`, "suit", suit.symbol, suit.name);
       button.dataset.suit = suit.code;
       return button;
     });
@@ -192,7 +226,7 @@
   }
 
   function chipFor(card, index, wildRanks) {
-    const tone = card.joker ? "cp-jk" : SUIT_BY_CODE[card.suit].red ? "cp-red" : "cp-black";
+    const tone = toneOf(card);
     const wild = !card.joker && wildRanks.has(card.rank) ? " cp-wild" : "";
     const chip = element("button", `cp-chip ${tone}${wild}`);
     chip.type = "button";
@@ -348,13 +382,17 @@
   };
 
   Picker.prototype.renderButtons = function (cards, config) {
+    if (this.stickySuit && !config.suits.has(this.stickySuit)) this.stickySuit = null;
     const suit = this.stickySuit ? SUIT_BY_CODE[this.stickySuit] : null;
     this.ui.panel.classList.toggle("cp-adding-red", Boolean(suit && suit.red));
+    this.ui.panel.classList.toggle("cp-adding-star", Boolean(suit && suit.star));
     this.ui.suitButtons.forEach((button) => {
+      button.hidden = !config.suits.has(button.dataset.suit);
       button.setAttribute("aria-pressed", String(button.dataset.suit === this.stickySuit));
     });
     this.ui.rankButtons.forEach((button) => {
       const rank = button.dataset.rank;
+      button.hidden = !config.ranks.has(rank);
       const word = suit ? `${RANK_WORDS[rank]} of ${suit.name.toLowerCase()}` : RANK_WORDS[rank];
       const wild = config.wildRanks.has(rank);
       // The name starts with what the button shows (10, K), then says it in words.
@@ -378,7 +416,7 @@
 
   Picker.prototype.renderMessage = function (cards, config) {
     const errors = this.items.filter((item) => item.error).map((item) => item.error);
-    const problem = errors.length ? errors[0] : limitProblem(cards, config);
+    const problem = errors.length ? errors[0] : deckProblem(cards, config) || limitProblem(cards, config);
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
     const text = this.notice || (problem ? problem + more : "");
     this.ui.message.textContent = text;

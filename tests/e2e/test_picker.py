@@ -383,3 +383,57 @@ def test_screenshot(chromium: Any, dark: bool) -> None:
         assert (ARTIFACTS / name).stat().st_size > 0
     finally:
         page.close()
+
+
+FIVE_CROWNS_FIELD = (
+    "<!doctype html><body><input type=text data-card-picker data-decks=2 data-jokers=6"
+    " data-suits='S H D C R' data-ranks='3 4 5 6 7 8 9 10 J Q K' data-wild-ranks=5></body>"
+)
+
+
+def test_five_crowns_deck_offers_stars_and_no_aces_or_twos(chromium: Any) -> None:
+    page = open_picker(chromium, FIVE_CROWNS_FIELD)
+    try:
+        taps = Taps(page)
+        shown_suits = taps.panel.locator(".cp-suit:visible").evaluate_all("b => b.map(x => x.dataset.suit)")
+        assert shown_suits == ["S", "H", "D", "C", "R"]
+        stars = taps.panel.locator("[data-suit=R]")
+        assert stars.inner_text() == "★" and stars.get_attribute("aria-label") == "Stars"
+        shown_ranks = taps.panel.locator(".cp-rank:visible").evaluate_all("b => b.map(x => x.dataset.rank)")
+        assert shown_ranks == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        taps.enter("5H JK 7R KR")
+        assert hand_input(page).input_value() == "5H JK 7R KR"
+        star_chips = taps.panel.locator(".cp-chip.cp-star").evaluate_all("c => c.map(x => x.textContent)")
+        assert star_chips == ["7★×", "K★×"]
+        assert taps.panel.locator(".cp-chip.cp-wild").evaluate_all("c => c.map(x => x.dataset.card)") == ["5H"]
+        assert taps.panel.locator('[data-rank="7"]').inner_text().replace("\n", "") == "7★"  # stars still sticky
+        # Stars have a colour of their own, apart from the red suits and the black ones.
+        colours = taps.panel.locator(".cp-suit").evaluate_all("b => b.map(x => getComputedStyle(x).color)")
+        assert len(set(colours)) == 3 and colours[4] not in colours[:4]
+    finally:
+        page.close()
+
+
+def test_cards_outside_the_deck_are_flagged(chromium: Any) -> None:
+    page = open_picker(chromium, FIVE_CROWNS_FIELD)
+    try:
+        field = hand_input(page)
+        field.fill("7☆ 8⭐ AH")
+        assert chips_of(page) == ["7R", "8R", "AH"]
+        assert Taps(page).message() == '"AH" is not a card of this game: its deck runs from 3 to K'
+        assert field.get_attribute("aria-invalid") == "true"
+        field.fill("7★ 2S")
+        assert Taps(page).message() == '"2S" is not a card of this game: its deck runs from 3 to K'
+    finally:
+        page.close()
+    standard = open_picker(chromium)  # four suits, Ace to King: a star is no card of the deck
+    try:
+        assert standard.locator(".cp-suit:visible").count() == 4
+        hand_input(standard).fill("AS 7R")
+        assert Taps(standard).message() == '"7R" is not a card of this game: its deck has no stars'
+    finally:
+        standard.close()
+
+
+def chips_of(page: Any) -> list[str]:
+    return Taps(page).chips()

@@ -11,9 +11,17 @@ from companion.bounds import MAX_HAND_CARDS, MAX_HELD_CARDS, MAX_MELDS_CHECKED, 
 from companion.errors import InvalidInput
 from companion.models import Game
 from companion.services.rules import ContractDeal, OptionLine, contract_deal, has_contracts, option_keys, option_lines
-from companion.services.store import PRESETS, engine_call, rules_for
+from companion.services.store import PRESETS, deck_ranks, deck_suits, engine_call, rules_for
 from engine.api import deck_row
-from engine.cards import Card, MeldCard, format_cards, parse_cards, parse_meld, split_tokens, verify_in_play
+from engine.cards import (
+    Card,
+    MeldCard,
+    format_cards,
+    parse_cards,
+    parse_meld,
+    split_tokens,
+    verify_in_play,
+)
 from engine.contracts import buys_limit
 from engine.penalties import scores_in_full
 from engine.rules import RuleSet
@@ -49,6 +57,16 @@ class Table:
     def wild_ranks(self) -> str:
         """The wild ranks for the card picker's data-wild-ranks ("2 3")."""
         return " ".join(token for token in self.info.wild_tokens if token != "JK")
+
+    @property
+    def suit_codes(self) -> str:
+        """The suits of the game's deck for the card picker's data-suits ("S H D C R")."""
+        return " ".join(suit.value for suit in deck_suits(self.rules.preset))
+
+    @property
+    def rank_tokens(self) -> str:
+        """The ranks of the game's deck for the card picker's data-ranks ("3 4 … K")."""
+        return " ".join(rank.token for rank in deck_ranks(self.rules.preset))
 
     @property
     def lay_offs(self) -> bool:
@@ -89,9 +107,11 @@ class Table:
         return self.info.cards + 2 * buys_limit(self.rules) + 1
 
     def verify_in_deck(self, cards: Sequence[Card]) -> None:
-        """InvalidInput, in the engine's words, for cards the decks of this table do not hold so often."""
+        """InvalidInput, in the engine's words, for cards the game's deck does not hold (an ace in Five
+        Crowns, a star elsewhere) or the decks of this table do not hold so often."""
+        preset = self.rules.preset
         row = engine_call(deck_row, self.rules, self.players)
-        engine_call(verify_in_play, cards, row.decks, row.jokers)
+        engine_call(verify_in_play, cards, row.decks, row.jokers, preset.deck, preset.name)
 
 
 def table(variant: object, options: object, round_number: object, players: int | None = None) -> Table:

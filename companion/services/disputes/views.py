@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, MeldCard, symbols_in
+from engine.cards import Card, MeldCard, Suit, symbols_in
 from engine.layoffs import LayoffScore, Place, Placement
 from engine.melds import Verdict
 from engine.penalties import HeldInFull, base_penalty
@@ -26,15 +26,17 @@ class Face:
     symbol: str
     red: bool
     wild: bool = False
+    star: bool = False  # Five Crowns' fifth suit, in a colour of its own
+
+
+def face(card: Card, info: RoundInfo | None = None) -> Face:
+    suit = card.suit
+    return Face(card.symbol, bool(suit and suit.is_red), bool(info and info.is_wild(card)), suit is Suit.STARS)
 
 
 def for_people(reason: str | None) -> str:
     """An engine reason with its card codes shown as cards (J♥ Q♠ K♦), for the pages."""
     return symbols_in(reason or "")
-
-
-def face(card: Card, info: RoundInfo | None = None) -> Face:
-    return Face(card.symbol, bool(card.suit and card.suit.is_red), bool(info and info.is_wild(card)))
 
 
 def card_faces(cards: Sequence[Card | MeldCard], info: RoundInfo | None = None) -> tuple[Face, ...]:
