@@ -21,7 +21,9 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
    429's Retry-After asks (their 429s are counted apart).
 
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
-p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x).
+p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x), and the server's CPU
+(its processes' user and system time, from /proc) per request answered in each phase: unlike the
+times, a figure that other work on a busy machine does not inflate much.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import argparse
 import http.client
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -235,6 +238,7 @@ def main() -> int:
         help="run the readers in a process of their own, not as threads beside the other table's client",
     )
     parser.add_argument("--gunicorn-config", help="a gunicorn config file for the server (its --config)")
+    parser.add_argument("--json", help="also write each phase's times (ms) to this file, to pool several runs")
     parser.add_argument("--no-import", action="store_true", help="skip timing the largest import (its CPU)")
     parser.add_argument(
         "--probe-pause", type=float, default=0.2, help="seconds the other table's reader waits between reads"
@@ -265,24 +269,49 @@ def main() -> int:
                 print(f"| `{path.replace(heavy, '<id>')}` | {samples[0][1]:,} | {median:.0f} ms |")
             for _ in range(20):
                 get(port, f"/games/{other}")
-            results = run_phases(port, other, heavy_paths, ["alone", *wanted], args)
+            results = run_phases(port, process.pid, other, heavy_paths, ["alone", *wanted], args)
         finally:
             stop(process)
-    print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors "
+        "| server CPU per request |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     alone = results[0][1]
     for name, result in results:
         mine = result["mine"]
         ratio = percentile(mine, 0.95) / percentile(alone["mine"], 0.95)
         print(
             f"| {name} | {len(mine)} | {percentile(mine, 0.5):.1f} ms | {percentile(mine, 0.95):.1f} ms "
-            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['refused'])} | {len(result['errors'])} |"
+            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['refused'])} | {len(result['errors'])} "
+            f"| {per_request_cpu(result):.2f} ms |"
         )
+    if args.json:
+        Path(args.json).write_text(json.dumps({name: result for name, result in results}))
     return 0 if not any(result["errors"] for _, result in results) else 1
 
 
+def server_cpu(group: int) -> float:
+    """The CPU seconds (user and system) used so far by the server's processes (its process group)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that has just ended
+            continue
+        if int(fields[2]) == group:  # fields from the state on: state ppid pgrp ... utime (11) stime (12)
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def per_request_cpu(result: dict[str, Any]) -> float:
+    """The server's CPU milliseconds per request answered in a phase (the readers' and the other table's)."""
+    answered = len(result["mine"]) + len(result["heavy"]) + len(result["refused"])
+    return 1000 * result["server_cpu"] / answered
+
+
 def run_phases(
-    port: int, other: str, heavy_paths: list[str], names: list[str], args: argparse.Namespace
+    port: int, group: int, other: str, heavy_paths: list[str], names: list[str], args: argparse.Namespace
 ) -> list[tuple[str, dict[str, Any]]]:
     """Each phase named, in turn, for ``args.seconds``; the readers of each from addresses of their own."""
     readers, seconds = args.readers, args.seconds
@@ -299,7 +328,9 @@ def run_phases(
         paths = [FLOOR_PATH] if name == "floor" else heavy_paths
         count = 0 if name == "alone" else readers
         pause = args.pause if name == "paced" else 0.0
+        used = server_cpu(group)
         result = phase(port, other, paths, count, seconds, pause, revalidate=name == "etag", **options)
+        result["server_cpu"] = server_cpu(group) - used
         results.append((titles[name], result))
     return results
 
