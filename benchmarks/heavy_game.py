@@ -8,17 +8,22 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
 2. gunicorn (``--workers 2 --threads 4``, as the systemd unit, with the rate limits on as served) on
    that database, with the heaviest game a key holder can make (the most history entries and checks
    an import takes, written straight to the tables) and another table's game (Pay Me, 3 players,
-   5 rounds). The other table's game page is read by one client for ``--seconds`` alone, then for ``--seconds`` while
-   ``--readers`` closed-loop clients read the heavy game's page, its check page and its history,
-   back to back, then for ``--seconds`` while they read the same pausing ``--pause`` s after each
-   answer (phones at a table reloading it), then back to back again sending each page's ETag back
-   (``If-None-Match``) as a browser reloading a page does. Each client reads from a loopback address
-   of its own (127.0.0.2 for the other table, 127.0.N.10 and on for the readers of phase N), as
-   phones have theirs; the other table reads its page every ``--probe-pause`` s (5 a second), under the page-read
-   limit, and the readers never wait as a 429's Retry-After asks (their 429s are counted apart).
+   5 rounds). The other table's game page is read by one client for ``--seconds`` alone, then for
+   ``--seconds`` in each phase (``--phases``, all by default) beside ``--readers`` closed-loop clients:
+   - back-to-back: they read the heavy game's page, its check page and its history, back to back;
+   - paced: the same, pausing ``--pause`` s after each answer (phones at a table reloading it);
+   - etag: back to back, sending each page's ETag back (``If-None-Match``) as a browser reloading does;
+   - floor: back to back, a bare static file (FLOOR_PATH: no database, no template). What any six
+     back-to-back clients cost the other table on this machine, whatever they read.
+   Each client reads from a loopback address of its own (127.0.0.2 for the other table, 127.0.N.10
+   and on for the readers of phase N), as phones have theirs; the other table reads its page every
+   ``--probe-pause`` s (5 a second), under the page-read limit, and the readers never wait as a
+   429's Retry-After asks (their 429s are counted apart).
 
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
-p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x).
+p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x), and the server's CPU
+(its processes' user and system time, from /proc) per request answered in each phase: unlike the
+times, a figure that other work on a busy machine does not inflate much.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -43,14 +50,18 @@ from tests.servers import start_gunicorn, stop  # noqa: E402
 PLAYERS = [f"Player number {seat}" for seat in range(8)]
 BIG_HAND = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S JK"
 KEPT = "10H 10D 10S 10C QH QD QS QC JK JK 2H 2D 2S 2C"
+FLOOR_PATH = "/static/icon.svg"
+"""The cheapest answer the app gives: a small static file, no database, no template."""
+PHASES = ("alone", "back-to-back", "paced", "etag", "floor")
 
 
-def build(database_url: str, instance: Path) -> tuple[float, int, str, str]:
-    """The import's CPU seconds and body size, the heavy game's id and the other table's id."""
+def build(database_url: str, instance: Path, time_import: bool = True) -> tuple[float, int, str, str]:
+    """The import's CPU seconds and body size (0 and 0 without `time_import`), the heavy game's id and
+    the other table's id."""
     from companion import bounds, create_app
     from companion.extensions import db
     from companion.models import Dispute, RoundRevision
-    from companion.services import disputes, store, transfer
+    from companion.services import disputes, store
 
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(instance))
     app.config["RATELIMIT_ENABLED"] = False
@@ -78,18 +89,27 @@ def build(database_url: str, instance: Path) -> tuple[float, int, str, str]:
             for _ in range(bounds.MAX_IMPORT_REVISIONS)
         )
         db.session.commit()
-    document = client.get(f"/api/games/{state['id']}/export").get_json()
+    cpu, size = import_cpu(app, state["id"]) if time_import else (0.0, 0)
+    other = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob", "Cy"]}).get_json()
+    for _ in range(5):
+        body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 10}}
+        client.post(f"/api/games/{other['id']}/rounds", json=body, headers={"X-Edit-Key": other["edit_key"]})
+    return cpu, size, state["id"], other["id"]
+
+
+def import_cpu(app: Any, game_id: str) -> tuple[float, int]:
+    """The CPU seconds of importing the heaviest game's export, its dispute log cut to the re-judging
+    budget, and the body's size."""
+    from companion import bounds
+    from companion.services import transfer
+
+    document = app.test_client().get(f"/api/games/{game_id}/export").get_json()
     document["tables"]["disputes"] = document["tables"]["disputes"][: bounds.REJUDGE_BUDGET_CARDS // 16]
     raw = json.dumps(document).encode()
     with app.app_context():
         started = time.process_time()
         transfer.import_bytes(raw)
-        cpu = time.process_time() - started
-    other = client.post("/api/games", json={"variant": "pay-me", "players": ["Ann", "Bob", "Cy"]}).get_json()
-    for _ in range(5):
-        body = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 10}}
-        client.post(f"/api/games/{other['id']}/rounds", json=body, headers={"X-Edit-Key": other["edit_key"]})
-    return cpu, len(raw), state["id"], other["id"]
+        return time.process_time() - started, len(raw)
 
 
 def get(port: int, path: str, etags: dict[str, str] | None = None, source: str = "127.0.0.1") -> tuple[int, int, float]:
@@ -148,28 +168,58 @@ def phase(
     revalidate: bool = False,
     probe_pause: float = 0.2,
     first: int = 0,
+    apart: bool = False,
 ) -> dict[str, Any]:
     """The other table's reads (from its own address, pausing `probe_pause` s after each) beside
     `readers` readers of the heavy game, each from an address of its own (127.0.`first`.10 and on),
-    as phones are."""
+    as phones are. With `apart`, the readers run in a process of their own, so the other table's
+    client never waits for their interpreter (as a phone never does)."""
     end = time.monotonic() + seconds
+    addresses = [f"127.0.{first}.{10 + reader}" for reader in range(readers)]
+    reading = (port, heavy_paths, end, pause, revalidate, addresses)
     mine: list[float] = []
     errors: list[str] = []
+    if apart:
+        context = multiprocessing.get_context("fork")
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(target=_readers_in_child, args=(sending, *reading))
+        process.start()
+        closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
+        theirs: dict[str, list[Any]] = receiving.recv()
+        process.join()
+    else:
+        collected: list[dict[str, list[Any]]] = []
+        thread = threading.Thread(target=lambda: collected.append(read_heavy(*reading)))
+        thread.start()
+        closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
+        thread.join()
+        theirs = collected[0]
+    return {"mine": mine, "heavy": theirs["heavy"], "errors": errors + theirs["errors"], "refused": theirs["refused"]}
+
+
+def read_heavy(
+    port: int, paths: list[str], end: float, pause: float, revalidate: bool, addresses: list[str]
+) -> dict[str, list[Any]]:
+    """One closed-loop reader of `paths` per address, each in a thread, until `end`."""
     heavy: list[float] = []
+    errors: list[str] = []
     refused: list[float] = []
     threads = [
         threading.Thread(
-            target=closed_loop,
-            args=(port, heavy_paths, end, heavy, errors, pause, revalidate, f"127.0.{first}.{10 + reader}", refused),
+            target=closed_loop, args=(port, paths, end, heavy, errors, pause, revalidate, address, refused)
         )
-        for reader in range(readers)
+        for address in addresses
     ]
     for thread in threads:
         thread.start()
-    closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
     for thread in threads:
         thread.join()
-    return {"mine": mine, "heavy": heavy, "errors": errors, "refused": refused}
+    return {"heavy": heavy, "errors": errors, "refused": refused}
+
+
+def _readers_in_child(sending: Any, *reading: Any) -> None:
+    sending.send(read_heavy(*reading))
+    sending.close()
 
 
 def main() -> int:
@@ -178,17 +228,36 @@ def main() -> int:
     parser.add_argument("--readers", type=int, default=6)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds a paced reader waits between reads")
     parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help=f"the phases to run, in this order, comma-separated (of {', '.join(PHASES)}; 'alone' always runs)",
+    )
+    parser.add_argument(
+        "--readers-apart",
+        action="store_true",
+        help="run the readers in a process of their own, not as threads beside the other table's client",
+    )
+    parser.add_argument("--gunicorn-config", help="a gunicorn config file for the server (its --config)")
+    parser.add_argument("--json", help="also write each phase's times (ms) to this file, to pool several runs")
+    parser.add_argument("--no-import", action="store_true", help="skip timing the largest import (its CPU)")
+    parser.add_argument(
         "--probe-pause", type=float, default=0.2, help="seconds the other table's reader waits between reads"
     )
     args = parser.parse_args()
+    wanted = [name for name in args.phases.split(",") if name and name != "alone"]
+    unknown = set(wanted) - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))} (choose from {', '.join(PHASES)})")
     with tempfile.TemporaryDirectory() as folder:
         database_url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        cpu, size, heavy, other = build(database_url, Path(folder) / "instance")
-        print("| largest allowed import | body | CPU (process time) |\n|---|---:|---:|")
-        print(f"| 2,000 history entries with cards, 500 checks of 16 cards | {size / 1e6:.1f} MB | {cpu:.2f} s |\n")
+        cpu, size, heavy, other = build(database_url, Path(folder) / "instance", not args.no_import)
+        if not args.no_import:
+            print("| largest allowed import | body | CPU (process time) |\n|---|---:|---:|")
+            print(f"| 2,000 history entries with cards, 500 checks of 16 cards | {size / 1e6:.1f} MB | {cpu:.2f} s |\n")
         served = Path(folder) / "gunicorn"  # with the rate limits on, as served (tests.servers turns them off)
         spec = f"companion:create_app({{'RATELIMIT_ENABLED': True}}, instance_path={str(served)!r})"
-        process, base_url = start_gunicorn(served, database_url, workers=2, threads=4, app_spec=spec)
+        extra = ("--config", args.gunicorn_config) if args.gunicorn_config else ()
+        process, base_url = start_gunicorn(served, database_url, workers=2, threads=4, app_spec=spec, extra=extra)
         port = int(base_url.rsplit(":", 1)[1])
         heavy_paths = [f"/games/{heavy}", f"/games/{heavy}/check?round=1", f"/games/{heavy}?history=20"]
         try:
@@ -200,30 +269,70 @@ def main() -> int:
                 print(f"| `{path.replace(heavy, '<id>')}` | {samples[0][1]:,} | {median:.0f} ms |")
             for _ in range(20):
                 get(port, f"/games/{other}")
-            probe = {"probe_pause": args.probe_pause}
-            alone = phase(port, other, heavy_paths, 0, args.seconds, **probe)
-            beside = phase(port, other, heavy_paths, args.readers, args.seconds, first=1, **probe)
-            paced = phase(port, other, heavy_paths, args.readers, args.seconds, args.pause, first=2, **probe)
-            again = {"revalidate": True, "first": 3}
-            revalidating = phase(port, other, heavy_paths, args.readers, args.seconds, **again, **probe)
+            results = run_phases(port, process.pid, other, heavy_paths, ["alone", *wanted], args)
         finally:
             stop(process)
-    print("\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    phases = (
-        ("alone", alone),
-        (f"beside {args.readers} readers of the heavy game, back to back", beside),
-        (f"beside {args.readers} readers of the heavy game, each pausing {args.pause:g} s", paced),
-        (f"beside {args.readers} readers of the heavy game, back to back, sending the ETag back", revalidating),
+    print(
+        "\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors "
+        "| server CPU per request |"
     )
-    for name, result in phases:
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    alone = results[0][1]
+    for name, result in results:
         mine = result["mine"]
         ratio = percentile(mine, 0.95) / percentile(alone["mine"], 0.95)
         print(
             f"| {name} | {len(mine)} | {percentile(mine, 0.5):.1f} ms | {percentile(mine, 0.95):.1f} ms "
-            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['refused'])} | {len(result['errors'])} |"
+            f"| {ratio:.2f}x | {len(result['heavy'])} | {len(result['refused'])} | {len(result['errors'])} "
+            f"| {per_request_cpu(result):.2f} ms |"
         )
-    return 0 if not any(result["errors"] for _, result in phases) else 1
+    if args.json:
+        Path(args.json).write_text(json.dumps({name: result for name, result in results}))
+    return 0 if not any(result["errors"] for _, result in results) else 1
+
+
+def server_cpu(group: int) -> float:
+    """The CPU seconds (user and system) used so far by the server's processes (its process group)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that has just ended
+            continue
+        if int(fields[2]) == group:  # fields from the state on: state ppid pgrp ... utime (11) stime (12)
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def per_request_cpu(result: dict[str, Any]) -> float:
+    """The server's CPU milliseconds per request answered in a phase (the readers' and the other table's)."""
+    answered = len(result["mine"]) + len(result["heavy"]) + len(result["refused"])
+    return 1000 * result["server_cpu"] / answered
+
+
+def run_phases(
+    port: int, group: int, other: str, heavy_paths: list[str], names: list[str], args: argparse.Namespace
+) -> list[tuple[str, dict[str, Any]]]:
+    """Each phase named, in turn, for ``args.seconds``; the readers of each from addresses of their own."""
+    readers, seconds = args.readers, args.seconds
+    titles = {
+        "alone": "alone",
+        "back-to-back": f"beside {readers} readers of the heavy game, back to back",
+        "paced": f"beside {readers} readers of the heavy game, each pausing {args.pause:g} s",
+        "etag": f"beside {readers} readers of the heavy game, back to back, sending the ETag back",
+        "floor": f"beside {readers} readers of a bare static file (`{FLOOR_PATH}`), back to back: the floor",
+    }
+    results = []
+    for number, name in enumerate(names):
+        options: dict[str, Any] = {"probe_pause": args.probe_pause, "first": number, "apart": args.readers_apart}
+        paths = [FLOOR_PATH] if name == "floor" else heavy_paths
+        count = 0 if name == "alone" else readers
+        pause = args.pause if name == "paced" else 0.0
+        used = server_cpu(group)
+        result = phase(port, other, paths, count, seconds, pause, revalidate=name == "etag", **options)
+        result["server_cpu"] = server_cpu(group) - used
+        results.append((titles[name], result))
+    return results
 
 
 if __name__ == "__main__":

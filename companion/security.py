@@ -15,7 +15,9 @@ The bounds on input (cards in a hand, rows of an import, digits of a number) are
   token bucket in each worker's memory (``RATELIMIT_PAGE_READS``, default ``"30/10 seconds"``: 30 at
   once, then 3 a second, enough for the phones of a table behind one address): a client reading
   pages back to back is answered a small 429 with ``Retry-After`` past it, so it cannot keep the
-  workers' cores from the other tables (issue 28). Counting them in
+  workers' cores from the other tables (issue 28). The 429 is answered by a WSGI middleware
+  (ReadGate) before Flask builds a request: no session, no hook, no database, about a tenth of the
+  CPU of a refusal through Flask. Counting them in
   the database would cost a write per read, the very cost being limited; with several workers each
   counts its own, so a client may read that many per worker.
 - The client address is the connection's, unless ``PROXY_COUNT`` says how many reverse proxies
@@ -36,13 +38,18 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app, render_template, request
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import HTTPException, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from companion.services import limits
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; worker-src 'self'; "
@@ -171,21 +178,60 @@ class ReadBuckets:
         return wait
 
 
-def _limit_reads() -> Response | None:
-    """A small 429 with Retry-After for a page read past this address's RATELIMIT_PAGE_READS."""
-    if request.method not in ("GET", "HEAD") or request.endpoint not in READ_LIMITED_PAGES or not limits_enabled():
-        return None
-    extensions = current_app.extensions
-    buckets: ReadBuckets = extensions["page_reads"]
-    wait = buckets.take(client_address(), time.monotonic())
-    if not wait:
-        return None
-    if "page_reads_refusal" not in extensions:  # the same page every time: rendered once
-        extensions["page_reads_refusal"] = render_template("sharing/too_many.html", message=TOO_MANY_READS)
-    response = current_app.make_response((extensions["page_reads_refusal"], 429))
-    response.headers["Retry-After"] = str(math.ceil(wait))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+class ReadGate:
+    """WSGI middleware: a page read past this address's RATELIMIT_PAGE_READS is answered its small 429
+    here, before Flask builds a request, opens the session or runs a hook (issue 28).
+
+    A client reading back to back is refused hundreds of times a second; every refusal that went
+    through the whole of Flask cost the cores another table's page waits for. The page is rendered
+    once per app, the headers are those every page carries (see _security_headers)."""
+
+    def __init__(self, app: Flask, wsgi_app: WSGIApplication) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.buckets = ReadBuckets(*parse_limit(app.config["RATELIMIT_PAGE_READS"]))
+        self._page: bytes | None = None
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        wait = self.wait(environ)
+        if not wait:
+            return self.wsgi_app(environ, start_response)
+        page = self._page if self._page is not None else self.render(environ)
+        start_response("429 TOO MANY REQUESTS", self.headers(len(page), wait))
+        return [b"" if environ["REQUEST_METHOD"] == "HEAD" else page]
+
+    def wait(self, environ: WSGIEnvironment) -> float:
+        """0 when this request may go on (a page read spends a token), else the seconds until it may."""
+        config = self.app.config
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or not config.get("RATELIMIT_ENABLED"):
+            return 0.0
+        try:
+            endpoint, _ = self.app.url_map.bind_to_environ(environ).match()
+        except HTTPException:  # not found, a redirect to add a slash, a method not allowed: Flask answers
+            return 0.0
+        if endpoint not in READ_LIMITED_PAGES:
+            return 0.0
+        return self.buckets.take(environ.get("REMOTE_ADDR") or "unknown", time.monotonic())
+
+    def render(self, environ: WSGIEnvironment) -> bytes:
+        with self.app.request_context(environ):
+            self._page = render_template("sharing/too_many.html", message=TOO_MANY_READS).encode()
+        return self._page
+
+    def headers(self, length: int, wait: float) -> list[tuple[str, str]]:
+        config = self.app.config
+        return [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Content-Length", str(length)),
+            ("Retry-After", str(math.ceil(wait))),
+            ("Cache-Control", "no-store"),
+            ("Content-Security-Policy", config["CONTENT_SECURITY_POLICY"]),
+            ("X-Frame-Options", "DENY"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", config["REFERRER_POLICY"]),
+            ("Cross-Origin-Opener-Policy", "same-origin"),
+            ("Vary", "Accept-Encoding"),
+        ]
 
 
 def _security_headers(response: Response) -> Response:
@@ -232,10 +278,10 @@ def install(app: Flask) -> None:
     app.config.setdefault("ALLOW_DEBUG", False)
     for name in ("RATELIMIT_CREATE", "RATELIMIT_CREATE_REFUSED", "RATELIMIT_WRONG_KEY", "RATELIMIT_PAGE_READS"):
         parse_limit(app.config[name])  # a typo in a limit fails at start, not on a request
-    app.extensions["page_reads"] = ReadBuckets(*parse_limit(app.config["RATELIMIT_PAGE_READS"]))
     refuse_debug(app)
+    # Inside ProxyFix (trust_proxies), so that the gate counts the client's address, not the proxy's.
+    app.wsgi_app = ReadGate(app, app.wsgi_app)  # type: ignore[method-assign]
     trust_proxies(app)
-    app.before_request(_limit_reads)
     app.before_request(_limit_creation)
     app.after_request(_count_creation)
     app.after_request(_security_headers)
