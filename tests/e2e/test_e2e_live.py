@@ -107,8 +107,10 @@ def test_a_phone_joins_by_the_edit_code_and_loses_it_with_a_new_key(browser: Any
     # Both codes for the scorer; the edit link carries the key.
     scorer.locator("#share summary").click()
     scorer.locator("#share-edit summary").click()
-    expect(scorer.locator("svg.qr-code")).to_have_count(2)
-    for code in scorer.locator("svg.qr-code").all():
+    expect(scorer.locator("img.qr-code")).to_have_count(2)
+    for code in scorer.locator("img.qr-code").all():
+        expect(code).to_have_js_property("complete", True)
+        assert code.evaluate("image => image.naturalWidth") > 0  # the image route answered with a code
         box = code.bounding_box()
         assert box and 200 <= box["width"] <= 300 and abs(box["width"] - box["height"]) < 1
     assert scorer.evaluate("document.documentElement.scrollWidth") <= 360
