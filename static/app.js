@@ -110,6 +110,18 @@
     script.onerror = function () { if (click) { location.href = target.href; } else { target.submit(); } };
     if (script.src === undefined) { script.onload(); } else { script.src = source; document.head.appendChild(script); }
   }
+  // Loaded at idle after the page opens (not counted in what it opens with): a correction started later
+  // without a connection still finds it, and goes into the outbox (js/in-place.js).
+  function inPlaceAtIdle() {
+    var source = document.body.getAttribute("data-in-place");
+    if (!source || window.CardTableInPlace || !document.getElementById("sheet")) { return; }
+    var script = document.createElement("script");
+    script.src = source;
+    document.head.appendChild(script);
+  }
+  window.addEventListener("load", function () {
+    (window.requestIdleCallback || function (fn) { window.setTimeout(fn, 1000); })(inPlaceAtIdle);
+  });
   document.addEventListener("click", inPlace);
   document.addEventListener("submit", inPlace);
 
