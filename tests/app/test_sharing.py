@@ -60,6 +60,10 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     game_id, key = new_game(client)
     give_key(client, game_id, key)
     page = text(client.get(f"/games/{game_id}"))
+    # The edit link's panel comes when it opens (a light page), from the page with its panels in full.
+    assert f'<details class="share" id="share-edit" data-panel="/games/{game_id}/players">' in page
+    assert QR.findall(page) == [(f"/games/{game_id}/qr.svg", "QR code of the view-only address")]
+    page = text(client.get(f"/games/{game_id}/players"))
     codes = QR.findall(page)
     assert codes == [
         (f"/games/{game_id}/qr.svg", "QR code of the view-only address"),
@@ -133,7 +137,7 @@ def test_joining_stores_the_key_and_drops_it_from_the_address(app: Flask, client
 def test_the_join_link_carries_the_key_in_its_fragment(client: FlaskClient) -> None:
     game_id, key = new_game(client)
     give_key(client, game_id, key)
-    page = text(client.get(f"/games/{game_id}"))
+    page = text(client.get(f"/games/{game_id}/players"))
     assert f"/games/{game_id}/join#key={key}" in page
     assert "join?key" not in page
 
@@ -205,7 +209,7 @@ def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient)
     assert "HttpOnly" in key_cookie(response)
 
     # This browser keeps editing with the new key; the page shows the new join code.
-    page = text(client.get(f"/games/{game_id}"))
+    page = text(client.get(f"/games/{game_id}/players"))
     assert "Enter round 1 scores" in page and f"join#key={new_key}" in page and key not in page
     # The old key stops working everywhere at once.
     assert not can_edit(other_phone, game_id)
@@ -256,6 +260,6 @@ def test_the_share_address_names_this_computer_on_the_network(
     monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
     game_id, key = new_game(client)
     client.set_cookie("edit_key", key, domain="cards.example", path=f"/games/{game_id}")
-    page = text(client.get(f"/games/{game_id}", base_url="http://cards.example:8000"))
+    page = text(client.get(f"/games/{game_id}/players", base_url="http://cards.example:8000"))
     assert share_url(page) == f"http://192.168.1.23:8000/games/{game_id}"
     assert f"http://192.168.1.23:8000/games/{game_id}/join#key={key}" in page
