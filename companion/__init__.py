@@ -23,6 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     # Imported here, so that `import companion` stays light (`python -m companion.lan` in `serve`).
     from companion import (
         api,
+        assets,
         config,
         disputes,
         errors,
@@ -50,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     config.configure(app, test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     extensions.install(app, paths.migrations_folder())
+    assets.install(app)
     security.install(app)
     keys.install(app)
     errors.install(app, current_state=kinds.current_state)

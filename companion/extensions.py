@@ -52,9 +52,9 @@ def install(app: Flask, migrations: Path) -> None:
 
 
 # Pages, stylesheets and scripts go compressed to a browser that asks (a phone gets the game page in about a
-# third of its bytes): gzip, brotli or zstd for pages; static files, which are streamed, with deflate,
-# brotli or zstd (Flask-Compress streams no gzip). JSON is left as it is: its ETags ("v7") answer the
-# live updates' If-None-Match.
+# third of its bytes): gzip, brotli or zstd for pages, scripts and stylesheets (companion/assets.py); other
+# static files, which are streamed, with deflate, brotli or zstd (Flask-Compress streams no gzip). JSON is
+# left as it is: its ETags ("v7") answer the live updates' If-None-Match.
 COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml"]
 
 

@@ -110,8 +110,39 @@
     script.onerror = function () { if (click) { location.href = target.href; } else { target.submit(); } };
     if (script.src === undefined) { script.onload(); } else { script.src = source; document.head.appendChild(script); }
   }
+  // Loaded at idle after the page opens (not counted in what it opens with): a correction started later
+  // without a connection still finds it, and goes into the outbox (js/in-place.js).
+  function inPlaceAtIdle() {
+    var source = document.body.getAttribute("data-in-place");
+    if (!source || window.CardTableInPlace || !document.getElementById("sheet")) { return; }
+    var script = document.createElement("script");
+    script.src = source;
+    document.head.appendChild(script);
+  }
+  window.addEventListener("load", function () {
+    (window.requestIdleCallback || function (fn) { window.setTimeout(fn, 1000); })(inPlaceAtIdle);
+  });
   document.addEventListener("click", inPlace);
   document.addEventListener("submit", inPlace);
+
+  // A panel whose forms come when it opens (the game page's Players panel, data-panel): the page with the
+  // panel open is fetched and its panel taken in; if that fails, the panel's link still leads there.
+  function fillPanel(panel) {
+    var address = panel.open && panel.getAttribute("data-panel");
+    if (!address || !window.fetch || !window.DOMParser) { return; }
+    panel.removeAttribute("data-panel");
+    fetch(address, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(panel.id);
+        if (!fresh || !panel.isConnected) { return; }
+        panel.textContent = "";
+        Array.prototype.slice.call(fresh.childNodes).forEach(function (node) { panel.appendChild(document.adoptNode(node)); });
+      })
+      .catch(function () { panel.setAttribute("data-panel", address); });
+  }
+  function openPanels() { Array.prototype.forEach.call(document.querySelectorAll("details[open][data-panel]"), fillPanel); }
+  document.addEventListener("toggle", function (event) { if (event.target.tagName === "DETAILS") { fillPanel(event.target); } }, true);
 
   window.CardTable = { // for js/round-entry.js, js/in-place.js, js/my-games.js
     setUpRoundForm: setUpRoundForm, reach: reach, mine: { load: load, store: store, same: same }
@@ -119,6 +150,8 @@
   (window.visualViewport || window).addEventListener("resize", keyboard);
 
   document.addEventListener("DOMContentLoaded", function () {
+    var main = document.querySelector("main");
+    if (main && window.MutationObserver) { new MutationObserver(openPanels).observe(main, { childList: true }); }
     remember();
     Array.prototype.forEach.call(document.querySelectorAll("form.round-form"), setUpRoundForm);
     if (!window.location.hash) { reach(); }

@@ -19,6 +19,17 @@ from companion.services import kinds, players
 CONFLICT = "Not changed: another phone changed this game meanwhile. Check the players and try again."
 
 
+@bp.get("/games/<game_id>/players")
+def players_page(game_id: str) -> Any:
+    """The game page with its Players panel open and its panels in full (the edit link's too): the game
+    page itself comes without them (app.js fetches them from here when they open), and without script
+    their links lead here."""
+    game = load_game(game_id)
+    if not kinds.of(game).in_rounds:
+        return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="change-players"), 303)
+    return render_game(game, players_open=True)
+
+
 @bp.post("/games/<game_id>/players")
 def change_players(game_id: str) -> Any:
     game = load_for_edit(game_id)

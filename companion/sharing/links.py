@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from io import BytesIO
 from typing import Any
 from urllib.parse import urlencode
 
@@ -58,23 +59,26 @@ def join_url(share_url: str, key: str) -> str:
     return share_url.rstrip("/") + "/join#" + urlencode({JOIN_PARAMETER: key})
 
 
+def qr_file(data: str, title: str) -> bytes:
+    """A QR code as an SVG file of its own (an <img> of the game page), black on white."""
+    buffer = BytesIO()
+    segno.make(data, error="m").save(buffer, kind="svg", dark="#000", light="#fff", title=title, xmldecl=False, scale=8)
+    return buffer.getvalue()
+
+
 @lru_cache(maxsize=256)
-def view_qr_svg(share_url: str) -> Markup:
-    """The QR code of a game's view-only address, made once per address: encoding it costs about as
-    much as the rest of the game page (the edit link's code, which holds a key, is never kept)."""
-    return qr_svg(share_url, "QR code of the view-only address")
+def view_qr_file(share_url: str) -> bytes:
+    """The view-only address's QR code as a file, made once per address: encoding it costs about as
+    much as the game page (the edit link's code, which holds a key, is never kept)."""
+    return qr_file(share_url, "QR code of the view-only address")
 
 
 def share_codes(share_url: str, can_edit: bool) -> dict[str, Any]:
-    """The QR codes of the game page: view only for everyone, the edit link for a key holder."""
-    codes: dict[str, Any] = {
-        "view_url": share_url,
-        "view_svg": view_qr_svg(share_url),
-        "edit_url": None,
-        "edit_svg": None,
-    }
+    """The QR codes of the game page, as the addresses of their images (sharing.routes): view only for
+    everyone, the edit link for a key holder. Images, not inline SVG, keep the page small (issue 24): a
+    phone loads them when the panel opens, and the view code from its cache after that."""
+    codes: dict[str, Any] = {"view_url": share_url, "edit_url": None}
     key = request.cookies.get(KEY_COOKIE)
     if can_edit and key:
         codes["edit_url"] = join_url(share_url, key)
-        codes["edit_svg"] = qr_svg(codes["edit_url"], "QR code of the edit link")
     return codes

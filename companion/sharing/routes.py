@@ -8,6 +8,8 @@
 - An old ``/games/<id>/join?key=...`` link is redirected to its ``#key=`` form without looking at
   the key: the key leaves the query (and the next logs), and a GET never counts a key or sets a
   cookie, so another site's ``<img src=.../join?key=wrong>`` does nothing.
+- ``/games/<id>/qr.svg`` is the QR code of the view-only address; ``/games/<id>/edit-qr.svg`` the
+  join link's, for a browser holding the key in its cookie only (never stored, never cached).
 - ``POST /games/<id>/key`` (form, CSRF) replaces the key, as ``POST /api/games/<id>/key``
   (``X-Edit-Key``, companion.api.keys) does: the old key, and every code made with it, stops
   working at once.
@@ -22,10 +24,10 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.errors import ServiceError, sentence
-from companion.keys import can_edit, check_key, load_game, with_key_cookie
+from companion.keys import KEY_COOKIE, can_edit, check_key, load_game, with_key_cookie
 from companion.services import store
 from companion.sharing.forms import MAX_KEY_LENGTH, JoinForm
-from companion.sharing.links import JOIN_PARAMETER, share_codes
+from companion.sharing.links import JOIN_PARAMETER, join_url, qr_file, share_codes, share_url, view_qr_file
 
 bp = Blueprint("sharing", __name__)
 bp.add_app_template_global(share_codes, "share_codes")
@@ -34,6 +36,30 @@ bp.add_app_template_global(share_codes, "share_codes")
 def _no_store(response: BaseResponse) -> BaseResponse:
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _svg(body: bytes) -> BaseResponse:
+    return make_response(body, 200, {"Content-Type": "image/svg+xml"})
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def view_code(game_id: str) -> Any:
+    """The QR code of the game's view-only address (asked again each time: the address may change)."""
+    game = load_game(game_id)
+    response = _svg(view_qr_file(share_url(game.id)))
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<game_id>/edit-qr.svg")
+def edit_code(game_id: str) -> Any:
+    """The QR code of the join link, made from the key in this browser's cookie; for a key holder only."""
+    game = load_game(game_id)
+    key = request.cookies.get(KEY_COOKIE)
+    if not key or not can_edit(game):
+        abort(403, description="Only a phone with this game's edit key can show its edit link.")
+    return _no_store(_svg(qr_file(join_url(share_url(game.id), key), "QR code of the edit link")))
 
 
 @bp.get("/games/<game_id>/join")

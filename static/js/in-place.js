@@ -1,7 +1,9 @@
 // Card Table Companion (issue 27): a round corrected or undone on the game page without a page load. A
 // round's number puts the server's correction form (/rounds/N/edit) under the sheet; it and Undo post their
 // forms and the fresh page is swapped in (js/api-call.js). A refusal shows the server's answer; with no answer
-// what was typed stays, with a sentence. app.js loads this file at the first such tap (body data-in-place).
+// a correction goes into the round entry's outbox (js/api-call.js, js/round-entry.js) and is sent by itself
+// when the connection returns, like a new round; an undo says nothing was changed. app.js loads this file
+// at idle after the page opens (so that a tap without a connection still finds it), else at the first tap.
 "use strict";
 
 (function () {
@@ -11,7 +13,10 @@
   function page(address, options) {
     return fetch(address, options || { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       return response.text().then(function (html) {
-        return { done: response.ok && response.redirected, doc: new DOMParser().parseFromString(html, "text/html") };
+        return {
+          done: response.ok && response.redirected, unanswered: api.unanswered(response.status),
+          doc: new DOMParser().parseFromString(html, "text/html")
+        };
       });
     });
   }
@@ -54,12 +59,40 @@
     var number = /(\d+)\/edit$/.exec(link.pathname)[1];
     page(link.href).then(function (answer) {
       if (!showForm(answer.doc, link.pathname, number)) { window.location.href = link.href; }
-    }, function () { window.location.href = link.href; });
+    }, function () {
+      if (navigator.onLine !== false) { window.location.href = link.href; return; }
+      var note = document.getElementById("correction-offline") || document.createElement("p");
+      note.id = "correction-offline";
+      note.className = "alert";
+      note.setAttribute("role", "alert");
+      note.textContent = "No connection: the correction form of round " + number + " comes when the connection is back.";
+      document.querySelector("#sheet .scroll").after(note);
+    });
+  }
+
+  // A correction that got no answer, as a round entry's outbox keeps it: a version-checked PUT of the API,
+  // sent again with the same Idempotency-Key until the server answers. False without a round entry here.
+  function queue(form, box) {
+    var entry = window.CardTableRoundEntry;
+    var entryForm = document.getElementById("round-entry");
+    if (!box || !entry || !entryForm || !entryForm.getAttribute("data-key")) { return false; }
+    var number = parseInt(box.getAttribute("data-number"), 10);
+    var url = entry.correctionUrl(entryForm, number);
+    entry.box.push({
+      key: api.newKey(), round: number, method: "PUT", url: url, made: Date.now(), edit: entryForm.getAttribute("data-key"),
+      body: entry.body(form), values: drafts.values(form), why: "", players: entry.playersOf(form), verb: entry.verbOf(form),
+      multiplier: parseInt(form.getAttribute("data-multiplier") || "1", 10), correct: url, fix: true
+    });
+    drafts.drop(form);
+    box.remove();
+    entry.box.flush();
+    return true;
   }
 
   function send(form) {
     var box = form.closest("#correction");
     page(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" }).then(function (answer) {
+      if (answer.unanswered && queue(form, box)) { return; }
       if (answer.done) {
         api.refresh(function (main) {
           var target = main.querySelector(box ? "#round-" + box.getAttribute("data-number") : "#round-h");
@@ -72,6 +105,7 @@
         drafts.notice(form, "Not saved: the server refused it.");
       }
     }, function () {
+      if (queue(form, box)) { return; }
       drafts.notice(form, "No connection: nothing was changed" + (box ? "; what you typed is kept. Tap Save again." : "."));
     });
   }

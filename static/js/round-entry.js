@@ -8,7 +8,8 @@
 // An entry queued behind another is typed against the version its predecessor makes. A 409 because another phone saved the same round
 // keeps the entry and offers to keep it as a correction or to drop it; any other refusal puts the entry
 // back into the form with the server's sentence. A draft being typed when another phone saves its round
-// stays as typed with the same offer (js/drafts.js). Without this file the form posts to the server.
+// stays as typed with the same offer (js/drafts.js). Without this file the form posts to the server. The
+// outbox's storage and sending are js/api-call.js's `outbox`, shared with the taps (js/outbox.js).
 "use strict";
 
 (function () {
@@ -17,42 +18,12 @@
   var fullStop = api.fullStop;
   var each = api.each;
   var SUM = /^\s*\d{1,5}(\s*\+\s*\d{1,5})*\s*$/;
-  var MAX_WAIT_MS = 10000;
-  var MAX_HOLD_S = 600;
-
-  var sending = false;
-  var timer = null;
-  var tries = 0;
-  var holdUntil = 0; // no resend before this time (a 503's Retry-After)
+  var box = api.outbox("ctc:outbox:", { render: render, landed: landed, conflicted: conflicted, refused: refused });
+  var flush = box.flush;
+  var forget = box.forget;
   var landing = null; // the key of the entry just saved by a tap: the eye goes to the standings after it
 
   function entryForm() { return document.getElementById("round-entry"); }
-
-  function gameId() {
-    var found = /\/games\/([^/]+)\/version/.exec(document.body.getAttribute("data-live") || "");
-    return found ? found[1] : "";
-  }
-
-  function boxId() { return "ctc:outbox:" + gameId(); }
-
-  function readBox() {
-    try { return JSON.parse(window.localStorage.getItem(boxId()) || "[]"); } catch (error) { return []; }
-  }
-
-  function writeBox(list) {
-    try {
-      if (list.length) { window.localStorage.setItem(boxId(), JSON.stringify(list)); } else { window.localStorage.removeItem(boxId()); }
-    } catch (error) { /* storage refused: the entry is still on the page */ }
-  }
-
-  // Change the stored entry with this key (the list may have changed while it was being sent).
-  function update(key, change) {
-    var list = readBox();
-    var index = list.map(function (item) { return item.key; }).indexOf(key);
-    if (index >= 0) { change(list, index, list[index]); }
-    writeBox(list);
-    return list;
-  }
 
   // Players are keys of objects without a prototype: a player may be called __proto__.
   function body(form) {
@@ -73,13 +44,6 @@
     return entry;
   }
 
-  function said(wentOut, scores, players, verb) {
-    return (wentOut || "nobody") + " " + verb + "; " + players.map(function (name) {
-      var points = Object.prototype.hasOwnProperty.call(scores, name) ? scores[name] : "";
-      return name + " " + (points === "" ? "?" : points);
-    }).join(", ");
-  }
-
   function verbOf(form) { return (form && form.getAttribute("data-out-verb")) || "went out"; }
 
   function playersOf(form) {
@@ -95,15 +59,6 @@
   }
   function Word() { var w = word(); return w.charAt(0).toUpperCase() + w.slice(1); }
 
-  // The sentence of section 1: what is stored beside what was typed.
-  function clash(number, stored, typed, players, verb) {
-    var w = word();
-    var what = stored ? "Another phone saved " + w + " " + number + " meanwhile: " +
-      said(stored.went_out, stored.scores, players, verb) + "." :
-      Word() + " " + number + " was not saved: the game changed meanwhile and " + w + " " + number + " is not the next " + w + " any more.";
-    return what + " You typed " + said(typed.went_out, typed.scores, players, verb) + ".";
-  }
-
   function correctionUrl(form, number) {
     return form.getAttribute("data-correct").replace(/\/0$/, "/" + number);
   }
@@ -111,7 +66,7 @@
   // --- the outbox ---------------------------------------------------------------------------------
 
   function enqueue(form) {
-    var list = readBox();
+    var list = box.read();
     var draft = drafts.get(form) || {};
     var number = parseInt(form.getAttribute("data-round"), 10);
     var item = {
@@ -127,64 +82,13 @@
       item.after = list.length > 0; // typed against the version its predecessor makes
       list.push(item);
     }
-    writeBox(list);
+    box.write(list);
     drafts.drop(form);
     landing = item.key;
     flush();
   }
 
-  // The next try: after the server's Retry-After (nothing is sent before it, whatever wakes the page),
-  // else after a backoff of 1, 2, 4… seconds, at most MAX_WAIT_MS.
-  function later(seconds) {
-    window.clearTimeout(timer);
-    tries += 1;
-    var wait = seconds === null ? Math.min(MAX_WAIT_MS, 1000 * Math.pow(2, tries - 1)) : Math.min(MAX_HOLD_S, seconds) * 1000;
-    holdUntil = seconds === null ? 0 : Date.now() + wait;
-    timer = window.setTimeout(function () { holdUntil = 0; flush(); }, wait);
-  }
-
-  function flush() {
-    if (Date.now() < holdUntil) { render(); return; } // the server asked for a pause
-    window.clearTimeout(timer);
-    timer = null;
-    var item = readBox()[0];
-    if (sending || !item || item.conflict || item.refused || item.after || olderTap(item)) { render(); return; }
-    sending = true;
-    render();
-    api.resend(item, {
-      settled: function () { sending = false; },
-      waiting: function (why, seconds) { waiting(item, why, seconds); },
-      landed: function (state) { landed(item, state); },
-      conflicted: function (stored) { conflicted(item, stored); },
-      refused: function (sentence) { putBack(item, sentence, null); }
-    });
-  }
-
-  // A tap made earlier (a buy, js/outbox.js) goes first.
-  function olderTap(item) {
-    try {
-      return JSON.parse(window.localStorage.getItem("ctc:taps:" + gameId()) || "[]").some(function (tap) {
-        return !tap.conflict && tap.made < (item.made || 0);
-      });
-    } catch (error) { return false; }
-  }
-
-  function waiting(item, why, seconds) {
-    update(item.key, function (list, index, stored) { stored.why = why; });
-    render();
-    later(seconds === undefined ? null : seconds);
-  }
-
-  function landed(item, state) {
-    tries = 0;
-    var list = update(item.key, function (entries, index) {
-      entries.splice(index, 1);
-      var next = entries[index];
-      if (next && next.after) { next.after = false; next.body.version = state.version; }
-    });
-    typedAgainst(state.version);
-    document.dispatchEvent(new Event("ctc:sent")); // a tap waiting behind this one goes now
-    if (list.length && !list[0].conflict && !list[0].refused) { flush(); return; }
+  function landed(item) {
     var tapped = landing === item.key;
     api.refresh(function (main) {
       render();
@@ -192,23 +96,7 @@
     }, false).catch(render);
   }
 
-  // Until the fresh page comes, the next round is typed against the version this write made, not the one
-  // the page was rendered with (which would meet a 409 of its own making).
-  function typedAgainst(version) {
-    if (typeof version !== "number") { return; }
-    each(document.querySelectorAll("main input[name=version]"), function (input) {
-      if (parseInt(input.value, 10) < version) { input.value = String(version); }
-    });
-  }
-
-  // Dropped or kept elsewhere: the entry after it was typed against what this one was typed against.
-  function forget(item) {
-    update(item.key, function (list, index) {
-      list.splice(index, 1);
-      var next = list[index];
-      if (next && next.after) { next.after = item.after; next.body.version = item.body.version; }
-    });
-  }
+  function refused(item, sentence) { putBack(item, sentence, null); }
 
   function conflicted(item, current) {
     var stored = current && current.rounds.filter(function (round) { return round.round === item.round; })[0];
@@ -217,7 +105,7 @@
         current ? current.version : null);
       return;
     }
-    update(item.key, function (list, index, entry) {
+    box.update(item.key, function (list, index, entry) {
       entry.conflict = true;
       entry.stored = { went_out: stored.went_out, scores: stored.scores };
       entry.now = current.version;
@@ -226,24 +114,11 @@
   }
 
   function putBack(item, sentence, version) {
-    update(item.key, function (list, index, entry) {
+    box.update(item.key, function (list, index, entry) {
       entry.refused = sentence;
       if (version !== null) { entry.body.version = version; }
     });
     render();
-  }
-
-  function keep(item) {
-    update(item.key, function (list, index, entry) {
-      entry.method = "PUT";
-      entry.url = entry.correct;
-      entry.body.version = entry.now;
-      entry.key = api.newKey(); // another write than the one refused
-      entry.conflict = false;
-      entry.after = false;
-      entry.fix = true;
-    });
-    flush();
   }
 
   // --- what the page shows ------------------------------------------------------------------------
@@ -262,7 +137,7 @@
 
   function describe(item, first) {
     var what = (item.fix ? "Correction of " + word() + " " : Word() + " ") + item.round;
-    if (sending && first) { return what + ": sending…"; }
+    if (box.sending() && first) { return what + ": sending…"; }
     if (item.after) { return what + ": waiting to send after " + word() + " " + (item.round - 1); }
     return what + ": waiting to send — " + (item.why || "not sent yet");
   }
@@ -280,17 +155,34 @@
     return area;
   }
 
+  // --- another phone saved the same round: js/round-conflict.js, loaded the first time it is needed ----
+
+  var CONFLICT_JS = (document.currentScript && document.currentScript.src || "").replace(/round-entry\.js.*$/, "round-conflict.js");
+  var conflictLoading = [];
+
+  function withConflict(then) {
+    if (window.CardTableRoundConflict) { then(window.CardTableRoundConflict); return; }
+    conflictLoading.push(then);
+    if (conflictLoading.length > 1) { return; }
+    var script = document.createElement("script");
+    script.src = CONFLICT_JS;
+    script.onload = function () {
+      var waiting = conflictLoading;
+      conflictLoading = [];
+      waiting.forEach(function (fn) { fn(window.CardTableRoundConflict); });
+    };
+    script.onerror = function () { conflictLoading = []; document.head.removeChild(script); };
+    document.head.appendChild(script);
+  }
+
+  // Until the code comes (or when it cannot), a line that keeps the entry in view.
   function conflictNote(area, item) {
-    var note = document.createElement("div");
-    note.className = "draft-note alert";
-    note.id = "conflict-note";
-    note.setAttribute("role", "alert");
-    var text = document.createElement("p");
-    text.textContent = clash(item.round, item.stored, item.body, item.players, item.verb);
-    note.appendChild(text);
-    drafts.button(note, "Keep mine as the correction of " + word() + " " + item.round, function () { keep(item); });
-    drafts.button(note, "Drop mine", function () { forget(item); flush(); });
-    area.appendChild(note);
+    if (window.CardTableRoundConflict) { window.CardTableRoundConflict.note(area, item); return; }
+    var line = document.createElement("p");
+    line.className = "outbox-line";
+    line.textContent = Word() + " " + item.round + ": not recorded, another phone saved it first.";
+    area.appendChild(line);
+    withConflict(render);
   }
 
   function pendingPoints(main, list) {
@@ -350,7 +242,7 @@
   function render() {
     var main = document.querySelector("main");
     var form = entryForm();
-    var list = readBox();
+    var list = box.read();
     if (!main || (!form && !list.length)) { return; }
     var area = outboxArea(main);
     area.textContent = "";
@@ -366,60 +258,20 @@
     if (!form) { return; }
     moveForm(form, list);
     var button = form.querySelector("button[type=submit]");
-    if (button) { button.disabled = sending && landing === (list[0] || {}).key; }
+    if (button) { button.disabled = box.sending() && landing === (list[0] || {}).key; }
   }
 
   // A fresh page swapped in: its form moves past the queued rounds before the typed values go in.
   drafts.beforeSwap(function (fresh) {
     var form = fresh.querySelector("#round-entry");
-    if (form) { moveForm(form, readBox()); }
+    if (form) { moveForm(form, box.read()); }
   });
-
-  // --- a draft whose round another phone saved (js/drafts.js keeps the form as typed) -----------
-
-  function staleDraft(form) {
-    var number = parseInt(form.getAttribute("data-round"), 10);
-    var typed = body(form);
-    var submit = form.querySelector("button[type=submit]");
-    if (submit) { submit.hidden = true; }
-    function offer(state) {
-      var stored = state && state.rounds.filter(function (round) { return round.round === number; })[0];
-      var players = state ? state.players : playersOf(form);
-      var note = drafts.notice(form, clash(number, stored, typed, players, verbOf(form)));
-      if (stored) {
-        drafts.button(note, "Keep mine as the correction of " + word() + " " + number, function () {
-          var list = readBox();
-          typed = body(form); // as it reads now
-          typed.version = state.version;
-          list.push({
-            key: api.newKey(), round: number, method: "PUT", url: correctionUrl(form, number), edit: form.getAttribute("data-key"),
-            body: typed, values: drafts.values(form), why: "", multiplier: 1, players: players, verb: verbOf(form),
-            correct: correctionUrl(form, number), fix: true, after: false
-          });
-          writeBox(list);
-          drafts.drop(form);
-          form.parentNode.removeChild(form);
-          landing = list[list.length - 1].key;
-          flush();
-          api.refresh(render, false).catch(render);
-        });
-      }
-      drafts.button(note, "Drop mine", function () {
-        drafts.drop(form);
-        api.refresh(render, false);
-      });
-    }
-    fetch(form.getAttribute("data-state"), { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .catch(function () { return null; })
-      .then(offer);
-  }
 
   document.addEventListener("ctc:stale", function (event) {
     var form = event.detail.form;
     if (form.id !== "round-entry") { return; }
     event.preventDefault();
-    staleDraft(form);
+    withConflict(function (conflict) { conflict.stale(form); });
   });
 
   // Forms swapped in later (here or by js/live.js) get the same help as at load (app.js).
@@ -440,17 +292,18 @@
     window.setTimeout(function () { render(); flush(); }, 0); // after js/drafts.js filled in the drafts
   });
 
-  window.addEventListener("online", flush);
-  document.addEventListener("ctc:sent", flush);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
-
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.id !== "round-entry" || !window.fetch || !window.DOMParser) { return; }
     if (!form.getAttribute("data-key")) { return; } // the server's form answers instead
     event.preventDefault();
-    if (!sending || landing !== (readBox()[0] || {}).key) { enqueue(form); }
+    if (!box.sending() || landing !== (box.read()[0] || {}).key) { enqueue(form); }
   });
+
+  window.CardTableRoundEntry = {
+    box: box, body: body, word: word, verbOf: verbOf, playersOf: playersOf, correctionUrl: correctionUrl, render: render,
+    landing: function (key) { landing = key; }
+  };
 
   // A page brought back from the browser's memory (Back) may show a form saved meanwhile: reload it.
   window.addEventListener("pageshow", function (event) {

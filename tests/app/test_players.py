@@ -464,7 +464,7 @@ def page_game(client: FlaskClient) -> Iterator[tuple[str, Post]]:
     game_id = started.headers["Location"].rsplit("/", 1)[1]
 
     def post(url: str, data: dict[str, Any]) -> Any:
-        page = client.get(f"/games/{game_id}").get_data(as_text=True)
+        page = client.get(f"/games/{game_id}/players").get_data(as_text=True)  # the Players panel's forms
         csrf = CSRF_INPUT.search(page)
         version = re.search(r'name="version" value="(\d+)"', page)
         assert csrf and version
@@ -476,8 +476,11 @@ def page_game(client: FlaskClient) -> Iterator[tuple[str, Post]]:
 def test_the_panel_renames_adds_removes_and_undoes(client: FlaskClient, page_game: tuple[str, Post]) -> None:
     game_id, post = page_game
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert '<details class="card players-panel" id="players">' in page
-    assert "The highest total (0)" in page
+    panel = f'<details class="card players-panel" id="players" data-panel="/games/{game_id}/players">'
+    assert panel in page and "The highest total (0)" not in page  # the forms come when the panel opens
+    page = client.get(f"/games/{game_id}/players").get_data(as_text=True)
+    assert '<details class="card players-panel" id="players" open>' in page
+    assert "The highest total (0)" in page and "Enter round 1 scores" in page
     url = f"/games/{game_id}/players"
     answer = post(url, {"change": "rename", "old": "Bbo", "new": "Bob"})
     assert answer.status_code == 303
@@ -486,13 +489,13 @@ def test_the_panel_renames_adds_removes_and_undoes(client: FlaskClient, page_gam
     assert answer.status_code == 303
     answer = post(url, {"change": "remove", "leaving": "Cy"})
     assert answer.status_code == 303
-    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    page = client.get(f"/games/{game_id}/players").get_data(as_text=True)
     assert "Bbo was renamed Bob" in page
     assert "Eve joined before round 1, starting from 12 points." in page
     assert "Cy left before round 1" in page
     assert "Undo: Cy left before round 1" in page
     assert post(f"/games/{game_id}/players/last/undo", {}).status_code == 303
-    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    page = client.get(f"/games/{game_id}/players").get_data(as_text=True)
     assert "Cy left before round 1 (undone)." in page
     assert "Undo: Eve joined" in page
 

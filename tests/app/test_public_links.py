@@ -16,10 +16,11 @@ ADDRESSES = re.compile(r'http[s]?://[^"<\s]+/games/[^"<\s]+')
 
 
 def share_page(client: FlaskClient, host: str, base_url: str = "http://localhost") -> tuple[list[str], str, str]:
-    """(the addresses on the game page seen by its key holder with this Host, the page, the game's id)."""
+    """(the addresses on the game page seen by its key holder with this Host, its panels in full (the edit
+    link's comes when it opens), the page, the game's id)."""
     game = api_game(client, "pay-me", PLAYERS, "Ann")
     client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}", domain=host.split(":")[0])
-    page = client.get(f"/games/{game['id']}", base_url=base_url, headers={"Host": host}).get_data(as_text=True)
+    page = client.get(f"/games/{game['id']}/players", base_url=base_url, headers={"Host": host}).get_data(as_text=True)
     return ADDRESSES.findall(page), page, game["id"]
 
 

@@ -13,7 +13,7 @@ from companion.sharing import links
 from tests.conftest import CSRF_INPUT, read_csrf_token
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-QR = re.compile(r'<svg viewBox="[^"]+" class="qr-code"><title>[^<]*</title>.*?</svg>', re.DOTALL)
+QR = re.compile(r'<img class="qr-code" src="([^"]+)" alt="([^"]+)"')
 
 
 def new_game(client: FlaskClient, players: list[str] | None = None) -> tuple[str, str]:
@@ -60,26 +60,50 @@ def test_a_key_holder_sees_both_codes_a_viewer_only_the_view_code(app: Flask, cl
     game_id, key = new_game(client)
     give_key(client, game_id, key)
     page = text(client.get(f"/games/{game_id}"))
+    # The edit link's panel comes when it opens (a light page), from the page with its panels in full.
+    assert f'<details class="share" id="share-edit" data-panel="/games/{game_id}/players">' in page
+    assert QR.findall(page) == [(f"/games/{game_id}/qr.svg", "QR code of the view-only address")]
+    page = text(client.get(f"/games/{game_id}/players"))
     codes = QR.findall(page)
-    assert len(codes) == 2
+    assert codes == [
+        (f"/games/{game_id}/qr.svg", "QR code of the view-only address"),
+        (f"/games/{game_id}/edit-qr.svg", "QR code of the edit link"),
+    ]
     view = share_url(page)
     assert view.endswith(f"/games/{game_id}")
     join = f"{view}/join#key={key}"
     assert join in page
-    # The codes are segno's, made from exactly these addresses.
-    assert codes[0] == str(links.qr_svg(view, "QR code of the view-only address"))
-    assert codes[1] == str(links.qr_svg(join, "QR code of the edit link"))
-    assert codes[0] != codes[1]
-    assert 'fill="#fff"' in codes[0] and 'stroke="#000"' in codes[0]
+    # The codes are images (the page stays small), segno's, made from exactly these addresses.
+    view_code = client.get(codes[0][0])
+    edit_code = client.get(codes[1][0])
+    assert view_code.mimetype == edit_code.mimetype == "image/svg+xml"
+    assert view_code.data == links.qr_file(view, "QR code of the view-only address")
+    assert edit_code.data == links.qr_file(join, "QR code of the edit link")
+    assert b'fill="#fff"' in view_code.data and b"<title>QR code of the view-only address</title>" in view_code.data
+    assert edit_code.headers["Cache-Control"] == "no-store"  # it holds the key: never kept
+    assert client.get(codes[0][0], headers={"If-None-Match": view_code.headers["ETag"]}).status_code == 304
     assert "Let another phone enter scores" in page and "Make a new edit key" in page
 
     assert client.get(f"/games/{game_id}").headers["Cache-Control"] == "no-store"  # it shows the key: never kept
 
-    viewer = text(app.test_client().get(f"/games/{game_id}"))
+    viewer_phone = app.test_client()
+    viewer = text(viewer_phone.get(f"/games/{game_id}"))
     assert len(QR.findall(viewer)) == 1
+    assert viewer_phone.get(f"/games/{game_id}/edit-qr.svg").status_code == 403
+    assert viewer_phone.get(f"/games/{game_id}/qr.svg").data == view_code.data
     assert share_url(viewer) == view
     assert "join#key" not in viewer and key not in viewer
     assert "Make a new edit key" not in viewer
+
+
+def test_the_qr_code_files_encode_the_address() -> None:
+    url = "http://192.168.1.23:5000/games/abc/join#key=k-1_x"
+    expected = segno.make(url, error="m")
+    svg = links.qr_file(url, "t").decode()
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg  # a file of its own
+    side = expected.symbol_size(scale=8)[0]
+    assert f'width="{side}" height="{side}"' in svg and "<title>t</title>" in svg
+    assert expected.svg_data_uri(dark="#000", light="#fff", title="t", scale=8).startswith("data:image/svg+xml")
 
 
 def test_the_qr_code_encodes_the_address() -> None:
@@ -113,7 +137,7 @@ def test_joining_stores_the_key_and_drops_it_from_the_address(app: Flask, client
 def test_the_join_link_carries_the_key_in_its_fragment(client: FlaskClient) -> None:
     game_id, key = new_game(client)
     give_key(client, game_id, key)
-    page = text(client.get(f"/games/{game_id}"))
+    page = text(client.get(f"/games/{game_id}/players"))
     assert f"/games/{game_id}/join#key={key}" in page
     assert "join?key" not in page
 
@@ -185,7 +209,7 @@ def test_a_new_key_replaces_the_old_one_at_once(app: Flask, client: FlaskClient)
     assert "HttpOnly" in key_cookie(response)
 
     # This browser keeps editing with the new key; the page shows the new join code.
-    page = text(client.get(f"/games/{game_id}"))
+    page = text(client.get(f"/games/{game_id}/players"))
     assert "Enter round 1 scores" in page and f"join#key={new_key}" in page and key not in page
     # The old key stops working everywhere at once.
     assert not can_edit(other_phone, game_id)
@@ -236,6 +260,6 @@ def test_the_share_address_names_this_computer_on_the_network(
     monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.23")
     game_id, key = new_game(client)
     client.set_cookie("edit_key", key, domain="cards.example", path=f"/games/{game_id}")
-    page = text(client.get(f"/games/{game_id}", base_url="http://cards.example:8000"))
+    page = text(client.get(f"/games/{game_id}/players", base_url="http://cards.example:8000"))
     assert share_url(page) == f"http://192.168.1.23:8000/games/{game_id}"
     assert f"http://192.168.1.23:8000/games/{game_id}/join#key={key}" in page

@@ -82,6 +82,7 @@ def test_a_round_entered_on_one_phone_shows_on_another_without_reloading(browser
     # The scorer's page also follows changes made elsewhere (the API here).
     scorer.goto(game_url)
     scorer.evaluate("window.notReloaded = true")
+    scorer.locator("#share-edit summary").click()  # the edit link's panel comes when it opens
     key = (scorer.locator("#share-edit .share-url").text_content() or "").strip().split("key=", 1)[1]
     api_url = game_url.replace("/games/", "/api/games/")
     version = scorer.request.get(api_url).json()["version"]
@@ -108,8 +109,10 @@ def test_a_phone_joins_by_the_edit_code_and_loses_it_with_a_new_key(browser: Any
     # Both codes for the scorer; the edit link carries the key.
     scorer.locator("#share summary").click()
     scorer.locator("#share-edit summary").click()
-    expect(scorer.locator("svg.qr-code")).to_have_count(2)
-    for code in scorer.locator("svg.qr-code").all():
+    expect(scorer.locator("img.qr-code")).to_have_count(2)
+    for code in scorer.locator("img.qr-code").all():
+        expect(code).to_have_js_property("complete", True)
+        assert code.evaluate("image => image.naturalWidth") > 0  # the image route answered with a code
         box = code.bounding_box()
         assert box and 200 <= box["width"] <= 300 and abs(box["width"] - box["height"]) < 1
     assert scorer.evaluate("document.documentElement.scrollWidth") <= 360
@@ -138,6 +141,7 @@ def test_a_phone_joins_by_the_edit_code_and_loses_it_with_a_new_key(browser: Any
     scorer.once("dialog", lambda dialog: dialog.accept())
     scorer.get_by_role("button", name="Make a new edit key").click()
     expect(scorer.locator("#share-edit")).to_be_visible()
+    scorer.locator("#share-edit summary").click()
     new_link = scorer.locator("#share-edit .share-url").inner_text().strip()
     assert new_link != edit_link
     expect(helper.locator(".note")).to_contain_text("View only", timeout=LIVE_WAIT_MS)

@@ -82,9 +82,9 @@ def test_one_hand_of_play_or_pay_on_a_phone(browser: Any, base_url: str) -> None
 
     # The hand page shares the game, prints it, and links its rules.
     page.locator("#share summary").click()
-    expect(page.locator("#share svg.qr-code")).to_be_visible()
+    expect(page.locator("#share img.qr-code")).to_be_visible()
     page.locator("#share-edit summary").click()
-    expect(page.locator("#share-edit svg.qr-code")).to_be_visible()
+    expect(page.locator("#share-edit img.qr-code")).to_be_visible()
     expect(page.locator("#share-edit .share-url")).to_contain_text("/join#key=")
     expect(page.locator("#print a[href$='sheet.pdf?paper=a4']")).to_be_visible()
     check_phone_layout(page, TAP_TARGETS)

@@ -35,6 +35,7 @@ def test_rename_add_and_remove_through_the_players_panel(browser: Any, base_url:
     page.wait_for_url(f"{base_url}/games/{game['id']}")
 
     panel = page.locator("#players")
+    expect(page.locator("#rename-form")).to_have_count(0)  # the forms come when the panel opens (a light page)
     panel.locator("summary").tap()  # one tap opens it
     expect(page.get_by_label("Right name")).to_be_visible()
     targets = "#players summary, #players button, #players input:not([type=radio]), #players select, #players .radio"

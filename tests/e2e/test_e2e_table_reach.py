@@ -333,3 +333,37 @@ def test_the_game_page_has_no_serious_accessibility_violation(phones: Any, base_
     page.add_script_tag(path=str(AXE))
     found = [item for item in page.evaluate(_RUN_AXE) if item["impact"] in BLOCKING]
     assert found == [], found
+
+
+def test_a_correction_without_a_connection_waits_in_the_outbox_and_is_sent_when_it_returns(
+    phones: Any, base_url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    players = SIX[:3]
+    game = _game(base_url, "pay-me", players, rounds=2)
+    page = phones()
+    _join(page, base_url, game)
+    page.evaluate(_MARK)
+    page.wait_for_function("() => !!window.CardTableInPlace")  # loaded at idle after the page opened
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Correct round 1").tap()  # the form cannot come: a sentence, no page load
+    expect(page.locator("#correction-offline")).to_contain_text("No connection")
+    assert page.evaluate(_STAYED) == "yes"
+
+    page.context.set_offline(False)
+    page.get_by_role("link", name="Correct round 1").tap()
+    fix = page.locator("#correction")
+    fix.get_by_role("textbox", name="Cy", exact=True).fill("9")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save correction").tap()
+    expect(page.locator("#outbox")).to_contain_text("Correction of round 1: waiting to send")
+    expect(page.locator("#correction")).to_have_count(0)
+    assert api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][0]["scores"]["Cy"] != 9
+
+    page.context.set_offline(False)  # no tap after this
+    expect(page.locator("#history")).to_contain_text("Round 1 corrected", timeout=20000)
+    expect(page.locator("#outbox")).to_be_empty()
+    assert api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][0]["scores"]["Cy"] == 9
+    assert page.evaluate(_STAYED) == "yes"
+    assert [error for error in page.errors if "ERR_INTERNET_DISCONNECTED" not in error] == []

@@ -1,0 +1,68 @@
+"""The game page's weight (issue 24): its HTML with every stylesheet and script it loads at open stays
+under 60 KB uncompressed (benchmarks/page_weight.py measures the same page); scripts and stylesheets
+are served minified (companion/assets.py) with ETags that answer 304, the files in static/ as written."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import paths
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+GOAL_BYTES = 60 * 1024
+ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
+
+
+def key_holders_game_page(client: FlaskClient, rounds: int = 5) -> str:
+    """The heaviest game page: Pay Me, four players, a few rounds, seen by the phone holding the key."""
+    game = client.post("/api/games", json={"variant": "pay-me", "players": PLAYERS, "first_dealer": "Ann"}).json
+    assert game is not None
+    for number in range(rounds):
+        went_out = PLAYERS[number % len(PLAYERS)]
+        scores = {name: 0 if name == went_out else 5 + number for name in PLAYERS}
+        answer = client.post(
+            f"/api/games/{game['id']}/rounds",
+            json={"went_out": went_out, "scores": scores},
+            headers={"X-Edit-Key": game["edit_key"]},
+        )
+        assert answer.status_code == 201, answer.json
+    client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
+    page = client.get(f"/games/{game['id']}")
+    assert page.status_code == 200 and f"Enter round {rounds + 1} scores" in page.get_data(as_text=True)
+    return page.get_data(as_text=True)
+
+
+def test_the_game_page_with_what_it_loads_weighs_under_60_kb(client: FlaskClient) -> None:
+    page = key_holders_game_page(client)
+    addresses = list(dict.fromkeys(ASSET.findall(page)))
+    assert {"/static/app.css", "/static/js/drafts.js", "/static/js/api-call.js", "/static/js/round-entry.js"} <= set(
+        addresses
+    )
+    weight = len(page.encode()) + sum(len(client.get(address).data) for address in addresses)
+    assert weight < GOAL_BYTES, f"{weight:,} bytes"
+
+
+def test_scripts_and_stylesheets_are_served_minified_with_etags(app: Flask, client: FlaskClient) -> None:
+    for name, mimetype in (("js/round-entry.js", "text/javascript"), ("app.css", "text/css")):
+        written = (paths.static_folder() / name).read_bytes()
+        served = client.get(f"/static/{name}")
+        assert served.status_code == 200 and served.mimetype == mimetype
+        assert len(served.data) < 0.8 * len(written)  # comments and indentation left out
+        assert b"/*" not in served.data and b"\n  " not in served.data
+        again = client.get(f"/static/{name}", headers={"If-None-Match": served.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b""
+    round_entry = client.get("/static/js/round-entry.js").data.decode()
+    assert 'api.outbox("ctc:outbox:"' in round_entry  # the code is there, only shorter
+    icon = client.get("/static/icon.svg")  # any other file as Flask sends it
+    assert icon.status_code == 200 and icon.data == (paths.static_folder() / "icon.svg").read_bytes()
+    assert client.get("/static/js/no-such-file.js").status_code == 404
+    assert client.get("/static/../companion/assets.py").status_code == 404
+
+
+def test_pages_go_without_indentation_but_keep_their_words(client: FlaskClient) -> None:
+    page = key_holders_game_page(client, rounds=1)
+    assert "\n " not in page and "\n\n" not in page
+    assert "<span>Ann</span>" in page and "Save round 2" in page
