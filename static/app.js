@@ -107,21 +107,22 @@
     event.preventDefault();
     var script = window.CardTableInPlace || document.createElement("script");
     script.onload = function () { window.CardTableInPlace[event.type](target); };
-    script.onerror = function () { if (click) { location.href = target.href; } else { target.submit(); } };
+    script.onerror = function () {
+      if (navigator.onLine === false) { return noConnection(target); }
+      if (click) { location.href = target.href; } else { target.submit(); }
+    };
     if (script.src === undefined) { script.onload(); } else { script.src = source; document.head.appendChild(script); }
   }
-  // Loaded at idle after the page opens (not counted in what it opens with): a correction started later
-  // without a connection still finds it, and goes into the outbox (js/in-place.js).
-  function inPlaceAtIdle() {
-    var source = document.body.getAttribute("data-in-place");
-    if (!source || window.CardTableInPlace || !document.getElementById("sheet")) { return; }
-    var script = document.createElement("script");
-    script.src = source;
-    document.head.appendChild(script);
+  // Without a connection the in-place code cannot come either: say so and stay, rather than leave the
+  // game page for the browser's error page.
+  function noConnection(target) {
+    var note = document.getElementById("correction-offline") || document.createElement("p");
+    note.id = "correction-offline";
+    note.className = "alert";
+    note.setAttribute("role", "alert");
+    note.textContent = "No connection: nothing was changed. Try again when it is back.";
+    (target.closest("section") || document.body).append(note);
   }
-  window.addEventListener("load", function () {
-    (window.requestIdleCallback || function (fn) { window.setTimeout(fn, 1000); })(inPlaceAtIdle);
-  });
   document.addEventListener("click", inPlace);
   document.addEventListener("submit", inPlace);
 

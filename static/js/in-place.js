@@ -3,7 +3,7 @@
 // forms and the fresh page is swapped in (js/api-call.js). A refusal shows the server's answer; with no answer
 // a correction goes into the round entry's outbox (js/api-call.js, js/round-entry.js) and is sent by itself
 // when the connection returns, like a new round; an undo says nothing was changed. app.js loads this file
-// at idle after the page opens (so that a tap without a connection still finds it), else at the first tap.
+// at the first such tap (without a connection it says why the form cannot come, and the page stays).
 "use strict";
 
 (function () {

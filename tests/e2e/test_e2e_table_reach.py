@@ -345,8 +345,7 @@ def test_a_correction_without_a_connection_waits_in_the_outbox_and_is_sent_when_
     page = phones()
     _join(page, base_url, game)
     page.evaluate(_MARK)
-    page.wait_for_function("() => !!window.CardTableInPlace")  # loaded at idle after the page opened
-    page.context.set_offline(True)
+    page.context.set_offline(True)  # js/in-place.js not loaded yet: it cannot come either
     page.get_by_role("link", name="Correct round 1").tap()  # the form cannot come: a sentence, no page load
     expect(page.locator("#correction-offline")).to_contain_text("No connection")
     assert page.evaluate(_STAYED) == "yes"
