@@ -90,7 +90,7 @@ def variants_json() -> list[dict[str, Any]]:
             "decisions": list(preset.decisions),
             "discard_pile": preset.discard_pile_text,
             "first_dealer": [
-                {"method": method.value, "label": method.label, "how": method.how}
+                {"method": method.value, "label": method.label, "how": method.how_in(preset)}
                 for method in first_dealer_methods(preset)
             ],
         }

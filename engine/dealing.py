@@ -55,8 +55,17 @@ class FirstDealerMethod(Enum):
 
     @property
     def how(self) -> str:
-        """What the table does, in words."""
-        return _HOW[self]
+        """What the table does, in words, with a deck of Ace to King."""
+        return _HOW[self].format(low="Ace")
+
+    def how_in(self, preset: Preset) -> str:
+        """What the table does, in words, with the preset's deck: its lowest rank is low in the draw.
+
+        >>> from engine.rules import PRESETS
+        >>> FirstDealerMethod.HIGH_CARD.how_in(PRESETS["five-crowns"])[:50]
+        'Each player draws a card: King is high, Three is l'
+        """
+        return _HOW[self].format(low=preset.deck.lowest_rank.word)
 
     @classmethod
     def parse(cls, text: object) -> FirstDealerMethod:
@@ -92,7 +101,7 @@ _LABELS = {
 _HOW = {
     FirstDealerMethod.CHOSEN: "The table agrees who deals first.",
     FirstDealerMethod.RANDOM: "The companion picks a player at random.",
-    FirstDealerMethod.HIGH_CARD: "Each player draws a card: King is high, Ace is low, and players who tie draw "
+    FirstDealerMethod.HIGH_CARD: "Each player draws a card: King is high, {low} is low, and players who tie draw "
     "again. Players then pick their seats in the order of their cards, highest first, and the highest card "
     "deals first. List the players as they then sit, clockwise, and choose the player who won the draw.",
     FirstDealerMethod.LEFT_OF_SCOREKEEPER: "The player to the left of the score keeper deals first.",

@@ -370,7 +370,7 @@ class DealerWay:
 
 def first_dealer_ways(preset: Preset) -> tuple[DealerWay, ...]:
     """The ways the preset offers, each with what the table does, in words."""
-    return tuple(DealerWay(way.value, way.label, way.how) for way in dealing.first_dealer_methods(preset))
+    return tuple(DealerWay(way.value, way.label, way.how_in(preset)) for way in dealing.first_dealer_methods(preset))
 
 
 def first_dealer_text(game: Game) -> str | None:

@@ -312,3 +312,13 @@ def test_verify_in_play_refuses_stars_unless_the_deck_holds_them() -> None:
 def test_play_or_pay_refuses_a_star_card() -> None:
     with pytest.raises(CardError, match='"7R" is not a card of Play or Pay'):
         PlayEvent.from_fields({"player": "Ann", "card": "7★"}, ("Ann", "Bob", "Cy"))
+
+
+def test_the_high_card_draw_names_the_decks_own_low_rank() -> None:
+    from engine.dealing import FirstDealerMethod, first_dealer_methods
+    from engine.rules import PRESETS
+
+    five_crowns = FirstDealerMethod.HIGH_CARD.how_in(PRESETS["five-crowns"])
+    assert "King is high, Three is low" in five_crowns and "Ace" not in five_crowns
+    assert "King is high, Ace is low" in FirstDealerMethod.HIGH_CARD.how_in(PRESETS["pay-me"])
+    assert FirstDealerMethod.HIGH_CARD in first_dealer_methods(PRESETS["five-crowns"])
