@@ -22,12 +22,35 @@ HERE = Path(__file__).resolve().parents[1]
 ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve() if "--root" in sys.argv else HERE  # a baseline
 sys.path.insert(0, str(ROOT))
 
+from flask.testing import FlaskClient  # noqa: E402
+
 from companion import create_app  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 GOAL_BYTES = 60 * 1024
 ASKED = {"Accept-Encoding": "gzip, deflate"}
 ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
+
+
+def key_holders_game_page(client: FlaskClient, rounds: int = 5, players: int = 4) -> tuple[str, bytes]:
+    """The heaviest game page, the one `weigh` weighs: Pay Me after `rounds` rounds, as the phone holding
+    the edit key gets it; answers the game's id and the page (tests/app/test_page_weight.py uses it too)."""
+    names = PLAYERS[:players]
+    game = client.post("/api/games", json={"variant": "pay-me", "players": names, "first_dealer": names[0]}).json
+    assert game is not None
+    for number in range(rounds):
+        went_out = names[number % players]
+        scores = {name: 0 if name == went_out else 5 + number for name in names}
+        answer = client.post(
+            f"/api/games/{game['id']}/rounds",
+            json={"went_out": went_out, "scores": scores},
+            headers={"X-Edit-Key": game["edit_key"]},
+        )
+        assert answer.status_code == 201, answer.json
+    client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
+    page = client.get(f"/games/{game['id']}")
+    assert page.status_code == 200, page.status_code
+    return game["id"], page.get_data()
 
 
 def weigh(rounds: int, players: int) -> tuple[dict[str, bytes], dict[str, int]]:
@@ -43,22 +66,9 @@ def weigh(rounds: int, players: int) -> tuple[dict[str, bytes], dict[str, int]]:
         with app.app_context():
             upgrade()
         client = app.test_client()
-        names = PLAYERS[:players]
-        game = client.post("/api/games", json={"variant": "pay-me", "players": names, "first_dealer": names[0]}).json
-        assert game is not None
-        for number in range(rounds):
-            went_out = names[number % players]
-            scores = {name: 0 if name == went_out else 5 + number for name in names}
-            answer = client.post(
-                f"/api/games/{game['id']}/rounds",
-                json={"went_out": went_out, "scores": scores},
-                headers={"X-Edit-Key": game["edit_key"]},
-            )
-            assert answer.status_code == 201, answer.json
-        client.set_cookie("edit_key", game["edit_key"], path=f"/games/{game['id']}")
-        html = client.get(f"/games/{game['id']}").get_data()
+        game_id, html = key_holders_game_page(client, rounds, players)
         served = {"HTML": html}
-        sent = {"HTML": len(client.get(f"/games/{game['id']}", headers=ASKED).get_data())}
+        sent = {"HTML": len(client.get(f"/games/{game_id}", headers=ASKED).get_data())}
         for address in ASSET.findall(html.decode()):
             served[address] = client.get(address).get_data()
             sent[address] = len(client.get(address, headers=ASKED).get_data())
