@@ -416,10 +416,64 @@ class PlayOrPayEvent(
 
 
 class EndGame(Body):
-    """End a Play or Pay game (D17); the body may be left out."""
+    """End a Play or Pay game (D17), or split a pool game's pot; the body may be left out for Play or Pay."""
 
     has: ClassVar[str] = "ending a game takes"
 
+    version: Version = None
+    split: Annotated[
+        Annotated[StrictStr, Field(json_schema_extra={"enum": ["drops", "equal", "amounts"]})] | None,
+        Says('split must be "drops", "equal" or "amounts"'),
+        Field(description="Pool rummy only: how the players still in share the pot (every one of them agrees)."),
+    ] = None
+    shares: Annotated[
+        dict[str, StrictInt] | None,
+        Says("shares must be an object of whole cents by the name of each player still in"),
+        Field(
+            description='Pool rummy, with split "amounts": each player still in and their cents, summing to the pot.'
+        ),
+    ] = None
+
+
+PoolResult = Annotated[
+    Any,
+    Field(
+        json_schema_extra={
+            "anyOf": [
+                {"type": "string", "enum": ["win", "drop", "middle", "full", "wrong"]},
+                {"type": "integer", "minimum": 0},
+            ]
+        }
+    ),
+]
+
+
+class PoolDeal(Body):
+    """One deal of pool rummy (RULES.md 11.3): a result for every player still in, and the card cut."""
+
+    has: ClassVar[str] = "a deal has"
+    missing: ClassVar[str | None] = "a deal needs results: one for every player still in"
+
+    results: Annotated[
+        dict[str, PoolResult],
+        Says("results must be an object of each player's result"),
+        Field(description='Each player still in: "win" (one per deal), "drop", "middle", "full", "wrong" or a count.'),
+    ]
+    cut: Annotated[
+        StrictStr | None,
+        Says('cut must be a card such as "7H", or "JK" for a printed joker'),
+        Field(description="The card cut after the deal (its rank is wild); optional, kept for the sheet."),
+    ] = None
+    version: Version = None
+
+
+class PoolRejoin(Body):
+    """A player put out by the last deal buys back in (RULES.md 11.4)."""
+
+    has: ClassVar[str] = "a rejoin has"
+    missing: ClassVar[str | None] = "a rejoin needs the player who buys back in"
+
+    player: Annotated[StrictStr, Says("player must be a player's name")]
     version: Version = None
 
 

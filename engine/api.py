@@ -31,7 +31,6 @@ from engine.melds import check_meld
 from engine.penalties import held_in_full, max_points, scores_in_full
 from engine.rules import (
     OPTION_SPECS,
-    POOL_PRESETS,
     PRESETS,
     DeckRow,
     LayOffScope,
@@ -94,7 +93,7 @@ def variants_json() -> list[dict[str, Any]]:
                 for method in first_dealer_methods(preset)
             ],
         }
-        for preset in (*PRESETS.values(), *POOL_PRESETS.values())
+        for preset in PRESETS.values()
     ]
 
 

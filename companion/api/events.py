@@ -3,7 +3,7 @@
 ``POST /api/games/<id>/events`` records one play, payment, quick-mode hand or chip purchase;
 ``DELETE /api/games/<id>/events/last?version=N`` (or ``If-Match``) takes the last one back (on an ended
 game, the ending): 428 without the version, 409 when it is stale; ``POST /api/games/<id>/end`` ends the
-game (D17). All need ``X-Edit-Key``.
+game (D17), or with ``{"split": ...}`` splits a pool game's pot (companion.api.pool). All need ``X-Edit-Key``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from companion.api.once import exactly_once
 from companion.errors import InvalidInput
 from companion.keys import edit_required
 from companion.models import Game
-from companion.services import kinds, play_or_pay
+from companion.services import kinds, play_or_pay, pool
 
 
 @bp.post("/games/<game_id>/events")
@@ -50,5 +50,10 @@ def end_game(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.EndGame) if request.get_data() else schemas.EndGame()
     if kinds.of(game).in_rounds:
         raise InvalidInput("only a Play or Pay game is ended by the table; a game in rounds ends with its last round")
-    play_or_pay.end_game(game, body.version)
+    if pool.is_pool(game):
+        pool.end(game, body.split, body.shares, body.version)
+    elif body.split is not None or body.shares is not None:
+        raise InvalidInput("split and shares go only with a pool rummy game; Play or Pay ends with its chips")
+    else:
+        play_or_pay.end_game(game, body.version)
     return state(game)

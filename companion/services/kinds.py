@@ -1,7 +1,8 @@
 """The kinds of game, keyed by the preset's kind (engine.rules.Preset.kind).
 
 A kind says how a game is played and shown: in rounds with a score sheet ("rummy": Pay Me,
-Three Thirteen, 3-13), or in hands followed card by card with chips ("stops": Play or Pay).
+Three Thirteen, 3-13), in hands followed card by card with chips ("stops": Play or Pay), or in
+deals with a knock-out and a pot ("pool": pool rummy 101 and 201).
 The pages, the API and the exports ask the kind instead of checking variant names.
 """
 
@@ -19,7 +20,7 @@ from sqlalchemy.orm import selectinload
 from companion.errors import ServiceError
 from companion.extensions import db
 from companion.models import Game
-from companion.services import play_or_pay, rummy
+from companion.services import play_or_pay, pool, rummy
 from companion.services.store import GameSummary, current_version, forget_reads, get_game, preset_kind
 
 
@@ -52,7 +53,8 @@ def _create_play_or_pay(
 
 ROUNDS = GameKind(rummy.KIND, True, rummy.create_game, rummy.state_json, rummy.summary)
 HANDS = GameKind(play_or_pay.KIND, False, _create_play_or_pay, play_or_pay.state_json, play_or_pay.summary)
-KINDS: dict[str, GameKind] = {kind.key: kind for kind in (ROUNDS, HANDS)}
+KNOCKOUT = GameKind(pool.KIND, False, pool.create_pool, pool.state_json, pool.summary)
+KINDS: dict[str, GameKind] = {kind.key: kind for kind in (ROUNDS, HANDS, KNOCKOUT)}
 
 
 def of_variant(variant: object) -> GameKind:

@@ -75,7 +75,7 @@ class Preset:
     id: str
     name: str
     seed: str
-    kind: str  # "rummy" or "stops"
+    kind: str  # "rummy", "stops" or "pool"
     min_players: int
     max_players: int
     deck_table: tuple[DeckRow, ...]
@@ -434,11 +434,10 @@ def _pool_preset(limit: int, first_drop: int, middle_drop: int, cutoff: int) -> 
     )
 
 
-# Pool rummy's presets are found by id (get_preset, rule_set) and listed by `variants`, but kept
-# out of PRESETS, the presets the app offers and pages, until the app plays them (issue 30).
 POOL_PRESETS: dict[str, Preset] = {
     preset.id: preset for preset in (_pool_preset(101, 20, 40, 79), _pool_preset(201, 25, 50, 174))
 }
+PRESETS.update(POOL_PRESETS)
 
 
 RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if preset.kind == "rummy")
@@ -447,7 +446,7 @@ RUMMY_PRESETS = tuple(preset_id for preset_id, preset in PRESETS.items() if pres
 def get_preset(variant: str) -> Preset:
     """Look a preset up by id; raise VariantError naming the id when there is none."""
     key = str(variant).strip().lower()
-    preset = PRESETS.get(key) or POOL_PRESETS.get(key)
+    preset = PRESETS.get(key)
     if preset is None:
-        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join([*PRESETS, *POOL_PRESETS])}')
+        raise VariantError(f'unknown variant "{variant}"; variants are: {", ".join(PRESETS)}')
     return preset

@@ -38,10 +38,11 @@ OPTION_KEYS_IN_SPEC = [
 
 def test_registry_holds_every_preset() -> None:
     assert set(PRESETS) == {
-        *("pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy", "five-crowns")
+        *("pay-me", "pay-me-family", "three-thirteen", "3-13", "play-or-pay", "contract-rummy", "five-crowns"),
+        *("pool-101", "pool-201"),
     }
     assert set(RUMMY_PRESETS) == {"pay-me", "pay-me-family", "three-thirteen", "3-13", "contract-rummy", "five-crowns"}
-    assert set(POOL_PRESETS) == {"pool-101", "pool-201"}  # found by id, not offered by the app yet
+    assert set(POOL_PRESETS) == {"pool-101", "pool-201"}
     for preset_id, preset in POOL_PRESETS.items():
         assert preset.id == preset_id and preset.kind == "pool"
         assert get_preset(preset_id) is preset
