@@ -464,6 +464,11 @@ class PoolDeal(Body):
         Says('cut must be a card such as "7H", or "JK" for a printed joker'),
         Field(description="The card cut after the deal (its rank is wild); optional, kept for the sheet."),
     ] = None
+    wild: Annotated[
+        StrictStr | None,
+        Says('wild must be a rank such as "7" or "A", or "none"'),
+        Field(description="Instead of the card cut: only the deal's wild rank (or none); optional."),
+    ] = None
     version: Version = None
 
 

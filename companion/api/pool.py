@@ -24,7 +24,7 @@ from companion.services import pool
 @edit_required
 def add_deal(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.PoolDeal)
-    pool.add_deal(game, body.results, body.cut, body.version)
+    pool.add_deal(game, body.results, body.cut, body.version, wild=body.wild)
     return state(game, 201)
 
 

@@ -30,7 +30,7 @@ from companion.services.store import (
 )
 from engine.errors import EngineError
 from engine.pool import game as pool_game
-from engine.pool.cut import PoolDeal, deal_by_cut
+from engine.pool.cut import PoolDeal, deal_by_cut, deal_by_wild
 from engine.pool.deal import parse_result, result_points
 from engine.pool.errors import Refusal
 from engine.rules import RuleSet, rule_set
@@ -100,6 +100,7 @@ class DealRow:
     number: int
     dealer: str
     cut: str | None  # the card cut ("7H", "JK"), when the table entered it
+    wild: str | None  # else the wild rank the table entered ("7", "A", "none"), if any
     results: dict[str, str | int]  # each player's result as entered ("win", "drop", 37, ...)
     points: dict[str, int]  # what each result scored
     totals: dict[str, int]  # every player's total after the deal (and its rejoins)
@@ -205,6 +206,7 @@ def deal_json(row: DealRow) -> dict[str, Any]:
         "number": row.number,
         "dealer": row.dealer,
         "cut": row.cut,
+        "wild": row.wild,
         "results": row.results,
         "points": row.points,
         "totals": row.totals,
@@ -230,6 +232,7 @@ def _deal_row(before: pool_game.Standings, after: pool_game.Standings, data: Map
         number=after.deals,
         dealer=names[dealer] if dealer is not None else "",
         cut=data.get("cut"),
+        wild=data.get("wild"),
         results=results,
         points=points,
         totals=dict(zip(names, after.totals, strict=True)),
@@ -287,18 +290,28 @@ def _record(game: Game, kind: str, data: dict[str, Any], expected_version: objec
     return replay(game)
 
 
-def parse_cut(game: Game, cut: object) -> str | None:
-    """The card cut for a deal in canonical notation ("7H", "JK"), or None when not given."""
-    if cut is None or cut == "":
-        return None
-    if not isinstance(cut, str):
-        raise InvalidInput('cut must be a card such as "7H", or "JK" for a printed joker')
-    deal: PoolDeal = engine_call(deal_by_cut, rules_of(game), cut)
-    return str(deal.cut)
+def deal_cut(game: Game, cut: object, wild: object) -> dict[str, str]:
+    """What the table entered of the deal's cut joker, checked and in canonical notation: the card
+    cut (``{"cut": "7H"}``, ``{"cut": "JK"}``), or only the wild rank (``{"wild": "7"}``), or nothing."""
+    if cut is not None and wild is not None:
+        raise InvalidInput("give the card cut or the wild rank, not both")
+    if cut is not None:
+        if not isinstance(cut, str):
+            raise InvalidInput('cut must be a card such as "7H", or "JK" for a printed joker')
+        deal: PoolDeal = engine_call(deal_by_cut, rules_of(game), cut)
+        return {"cut": str(deal.cut)}
+    if wild is not None:
+        if not isinstance(wild, str):
+            raise InvalidInput('wild must be a rank such as "7" or "A", or "none"')
+        deal = engine_call(deal_by_wild, rules_of(game), wild)
+        return {"wild": "none" if deal.wild_rank is None else deal.wild_rank.token}
+    return {}
 
 
-def add_deal(game: Game, results: object, cut: object = None, expected_version: object = None) -> Pool:
-    """Record one deal: a result for every player still in (RULES.md 11.3), and the card cut if given."""
+def add_deal(
+    game: Game, results: object, cut: object = None, expected_version: object = None, wild: object = None
+) -> Pool:
+    """Record one deal: a result for every player still in (RULES.md 11.3), and the cut joker if given."""
     if not is_pool(game):
         raise InvalidInput(NOT_POOL)
     if not isinstance(results, dict) or not all(isinstance(name, str) for name in results):
@@ -311,10 +324,7 @@ def add_deal(game: Game, results: object, cut: object = None, expected_version: 
             parsed[name] = parse_result(value).to_json()
         except EngineError as error:
             raise InvalidInput(f"{name}: {error}") from error
-    data: dict[str, Any] = {"results": parsed}
-    card = parse_cut(game, cut)
-    if card is not None:
-        data["cut"] = card
+    data: dict[str, Any] = {"results": parsed, **deal_cut(game, cut, wild)}
     return _record(game, "deal", data, expected_version)
 
 
