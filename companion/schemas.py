@@ -33,13 +33,14 @@ from pydantic import (
     WithJsonSchema,
     create_model,
     model_serializer,
+    model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from engine import play_or_pay as pop
 from engine.pot import EntryKind
-from engine.rules import ALL_OPTION_SPECS, PRESETS, RUMMY_PRESETS
+from engine.rules import ALL_OPTION_SPECS, POOL_PRESETS, PRESETS, RUMMY_PRESETS
 
 PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
@@ -485,6 +486,24 @@ class PoolRejoin(Body):
 CheckRound = Annotated[
     StrictInt, Says('round must be a whole number, not "{input}"'), Field(json_schema_extra={"minimum": 1})
 ]
+CheckRoundOrPool = Annotated[
+    StrictInt | None,
+    Says('round must be a whole number, not "{input}"'),
+    Field(
+        description="The round; pool rummy has none (left out, or null) and takes cut or wild instead.",
+        json_schema_extra={"minimum": 1},
+    ),
+]
+PoolCut = Annotated[
+    StrictStr | None,
+    Says('cut must be a card such as "7H", or "JK" for a printed joker'),
+    Field(description="Pool rummy: the card cut (its rank is wild; JK makes the aces wild); not with wild."),
+]
+PoolWild = Annotated[
+    StrictStr | None,
+    Says('wild must be a rank such as "7" or "A", or "none"'),
+    Field(description="Pool rummy: the deal's wild rank (or none), instead of cut."),
+]
 CheckVariant = Annotated[StrictStr, Says("variant must be a preset id such as pay-me"), Field(examples=["pay-me"])]
 CheckOptions = Annotated[
     dict[str, Any] | list[StrictStr] | None,
@@ -526,7 +545,18 @@ class Command(Body):
         return [name for name, field in cls.model_fields.items() if field.is_required()]
 
 
-class CheckRequest(Command):
+class PoolCommand(Command):
+    """A command that also judges pool rummy (RULES.md 11.6): there the round may be left out."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_round_in_pool(cls, body: Any) -> Any:
+        if isinstance(body, dict) and "round" not in body and body.get("variant") in POOL_PRESETS:
+            return {**body, "round": None}
+        return body
+
+
+class CheckRequest(PoolCommand):
     """Judge melds."""
 
     command: ClassVar[str] = "check"
@@ -534,13 +564,15 @@ class CheckRequest(Command):
     missing: ClassVar[str | None] = "check needs variant, round, melds; {field} is missing"
 
     variant: CheckVariant
-    round: CheckRound
+    round: CheckRoundOrPool
     melds: Annotated[Melds, Says('melds must be a list of melds, each a string such as "4H 5H 6H"')]
     options: CheckOptions = None
     players: CheckPlayers = None
+    cut: PoolCut = None
+    wild: PoolWild = None
 
 
-class BestRequest(Command):
+class BestRequest(PoolCommand):
     """The lowest-penalty arrangement of a hand."""
 
     command: ClassVar[str] = "best"
@@ -548,7 +580,7 @@ class BestRequest(Command):
     missing: ClassVar[str | None] = "best needs variant, round, hand; {field} is missing"
 
     variant: CheckVariant
-    round: CheckRound
+    round: CheckRoundOrPool
     hand: Annotated[Cards, Says("hand must be a string of cards")]
     options: CheckOptions = None
     players: CheckPlayers = None
@@ -556,6 +588,8 @@ class BestRequest(Command):
         default_factory=list
     )
     declarer_hand: DeclarerHand = None
+    cut: PoolCut = None
+    wild: PoolWild = None
 
 
 class LayoffRequest(Command):

@@ -13,7 +13,7 @@ from flask import Response, jsonify
 
 from companion import schemas
 from companion.api import bodies
-from companion.api.http import bp
+from companion.api.http import bp, json_object_body
 from companion.errors import InvalidInput
 from companion.services import disputes
 
@@ -25,6 +25,9 @@ LAYOFF_TABLE_MISSING = "layoff needs variant, round, table, onto, cards; table i
 def check() -> Response:
     """Verdicts on melds, as ``python -m engine check`` prints them."""
     body = bodies.parse(schemas.CheckRequest)
+    disputes.verify_cut(body.variant, body.cut, body.wild)
+    if disputes.is_pool_variant(body.variant):
+        return jsonify(disputes.pool_check_command(body.variant, body.options, body.melds, body.cut, body.wild))
     return jsonify(disputes.check_command(body.variant, body.round, body.options, body.melds, body.players))
 
 
@@ -32,6 +35,11 @@ def check() -> Response:
 def best() -> Response:
     """The least-penalty arrangement of a hand, as ``python -m engine best`` prints it."""
     body = bodies.parse(schemas.BestRequest)
+    disputes.verify_cut(body.variant, body.cut, body.wild)
+    if disputes.is_pool_variant(body.variant):
+        if body.declarer or body.declarer_hand is not None:
+            raise InvalidInput(disputes.POOL_NO_LAYOFFS)
+        return jsonify(disputes.pool_best_command(body.variant, body.options, body.hand, body.cut, body.wild))
     disputes.verify_hand_size(body.hand, body.variant)
     args = (body.variant, body.round, body.options, body.hand, body.declarer, body.players, body.declarer_hand)
     return jsonify(disputes.best_command(*args))
@@ -40,6 +48,7 @@ def best() -> Response:
 @bp.post("/layoff")
 def layoff() -> Response:
     """The verdict on one lay-off, as ``python -m engine layoff`` prints it."""
+    _refuse_pool("layoff")
     body = bodies.parse(schemas.LayoffRequest)
     if "declarer" not in body.model_fields_set and body.declarer_hand is None and not body.table:
         on_table = disputes.is_contract_game(body.variant)
@@ -51,6 +60,14 @@ def layoff() -> Response:
 @bp.post("/contract")
 def contract() -> Response:
     """Whether melds are exactly the deal's contract, as ``python -m engine contract`` prints it."""
+    _refuse_pool("contract")
     body = bodies.parse(schemas.ContractRequest)
     args = (body.variant, body.round, body.options, body.melds, body.players, body.left)
     return jsonify(disputes.contract_command(*args))
+
+
+def _refuse_pool(command: str) -> None:
+    """Pool rummy has no lay-offs and no contracts (RULES.md 11.6): said before the body is read, since
+    its round is left out."""
+    if disputes.is_pool_variant(json_object_body().get("variant")):
+        raise InvalidInput(disputes.POOL_NOTHING_TO_JUDGE.format(command=command))

@@ -25,9 +25,6 @@ REQUESTS: dict[str, type[schemas.Command]] = {
 # The command line's names for a field, where they differ from the field's.
 FIELD_OF = {"overrides": "options"}
 NO_TWIN = {("best", "jsonl")}  # hands read from standard input; the API scores one hand a request
-# Pool rummy's cut card or wild rank (RULES.md 11.6): the engine takes them; their API fields come
-# with the app's half of issue 30, which then removes them from here.
-NO_TWIN |= {(command, flag) for command in ("check", "best") for flag in ("cut", "wild")}
 
 
 def command_options(command: str) -> dict[str, str]:

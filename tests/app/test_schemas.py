@@ -54,7 +54,7 @@ def test_a_good_body_becomes_its_model() -> None:
         (
             schemas.CheckRequest,
             {"variant": "pay-me", "round": 1, "melds": [], "colour": "red"},
-            'unknown field "colour"; check takes variant, round, melds, options, players',
+            'unknown field "colour"; check takes variant, round, melds, options, players, cut, wild',
         ),
         (
             schemas.PayEvent,

@@ -43,7 +43,18 @@ from companion.services.disputes.checks import (
     table_layoff,
     typed_points,
 )
-from companion.services.disputes.commands import best_command, check_command, contract_command, layoff_command
+from companion.services.disputes.commands import (
+    POOL_NO_LAYOFFS,
+    POOL_NOTHING_TO_JUDGE,
+    best_command,
+    check_command,
+    contract_command,
+    is_pool_variant,
+    layoff_command,
+    pool_best_command,
+    pool_check_command,
+    verify_cut,
+)
 from companion.services.disputes.log import (
     LogEntry,
     RoundLogs,
@@ -78,6 +89,8 @@ from companion.services.disputes.views import Face, HandView, MeldView, face, fa
 
 __all__ = [
     "ALREADY_DOWN",
+    "POOL_NOTHING_TO_JUDGE",
+    "POOL_NO_LAYOFFS",
     "WHEN_DOWN",
     "CardsRound",
     "Chain",
@@ -116,6 +129,7 @@ __all__ = [
     "hands_in_turn",
     "has_chain",
     "is_contract_game",
+    "is_pool_variant",
     "lay_off",
     "layoff_command",
     "log_by_round",
@@ -125,6 +139,8 @@ __all__ = [
     "log_page",
     "log_stamp",
     "meld_views",
+    "pool_best_command",
+    "pool_check_command",
     "rejudge",
     "score_entries",
     "score_hands",
@@ -134,6 +150,7 @@ __all__ = [
     "turn_order",
     "typed_points",
     "verify_chain",
+    "verify_cut",
     "verify_hand_size",
     "verify_typed_points",
 ]
