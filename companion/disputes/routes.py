@@ -13,7 +13,9 @@ from companion.bounds import CHECKS_PAGE, page_number, pages_for, whole_number
 from companion.errors import Conflict, InvalidInput, ServiceError, sentence
 from companion.keys import can_edit, load_for_edit, load_game
 from companion.models import Game
-from companion.services import disputes, rummy
+from companion.services import disputes, pool, rummy
+from companion.services.disputes import pool_checks
+from companion.services.rules import option_keys
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.viewer_pages import viewer_page
 
@@ -22,6 +24,13 @@ bp.add_app_template_filter(disputes.for_people, "for_people")  # card codes in t
 
 MELD_FIELDS = 4
 DECLARER_FIELDS = 6
+POOL_PRESETS = tuple(key for key in PRESETS if pool_checks.is_pool_variant(key))
+CHECKER_PRESETS = (*RUMMY_PRESETS, *POOL_PRESETS)
+NO_CARDS_ROUND = "A pool rummy deal is scored from each player's result; count a losing hand on the game's checker."
+NO_LAYOFFS = (
+    "A pool rummy game has no lay-offs: a valid show ends the deal and every other player counts "
+    "their cards. Check the show, or count a hand, on the game's checker."
+)
 
 
 # ---------------------------------------------------------------- helpers
@@ -66,8 +75,10 @@ def _entry_or_none(game: Game, entry_id: int, number: int) -> disputes.LogEntry 
 def checker() -> Any:
     """Check melds and score a hand under any preset and round; nothing is stored (a GET form)."""
     variant = request.args.get("variant") or RUMMY_PRESETS[0]
-    if variant not in RUMMY_PRESETS:
+    if variant not in CHECKER_PRESETS:
         abort(404, description=f'There is no preset "{variant[:40]}". Choose one from the list.')
+    if variant in POOL_PRESETS:
+        return _pool_checker(variant)
     round_text = (request.args.get("round") or "1").strip()
     if disputes.is_contract_game(variant):
         return _contract_checker(variant, round_text)
@@ -153,9 +164,49 @@ def _contract_checker(variant: str, round_text: str) -> Any:
     )
 
 
+def _pool_checker(variant: str) -> Any:
+    """Pool rummy's checker: a show judged as laid out and a losing hand's count, under the deal's cut
+    typed on the form (and the house rules in the query); nothing is stored."""
+    kept = {key: request.args[key][:40] for key in option_keys(variant) if key in request.args}
+    melds = _texts("meld", pool_checks.SHOW_FIELDS)
+    hand = request.args.get("hand", "")
+    error = None
+    show = count = None
+    at = None
+    try:
+        at = pool_checks.pool_table(variant, kept, request.args.get("cut", ""))
+        if disputes.clean_melds(melds):
+            show = pool_checks.check_show(at, melds)
+        if hand.strip():
+            count = pool_checks.count_of(at, hand)[1]
+        if at.deal is None and request.args.keys() - {"variant", *kept}:
+            raise InvalidInput(pool_checks.NO_CUT)
+    except ServiceError as failure:
+        error = sentence(failure.message)
+    if at is None:
+        try:
+            at = pool_checks.bare_table(variant, kept, request.args.get("cut", ""))
+        except ServiceError:
+            kept = {}
+            at = pool_checks.bare_table(variant, {})
+    page = render_template(
+        "disputes/pool_checker.html",
+        at=at,
+        presets=[PRESETS[key] for key in CHECKER_PRESETS],
+        kept_options=kept,
+        error=error,
+        melds=melds,
+        hand=hand,
+        show=show,
+        count=count,
+        asked=bool(request.args.keys() - {"variant"}),
+    )
+    return page, 400 if error else 200
+
+
 def _checker_page(template: str, at: disputes.Table, round_text: str, error: str | None, **values: Any) -> Any:
     """A checker page with the game and round chosen; 400 when what was asked was refused."""
-    presets = [PRESETS[key] for key in RUMMY_PRESETS]
+    presets = [PRESETS[key] for key in CHECKER_PRESETS]
     page = render_template(template, at=at, presets=presets, round_text=round_text, error=error, **values)
     return page, 400 if error else 200
 
@@ -167,7 +218,73 @@ def _checker_page(template: str, at: disputes.Table, round_text: str, error: str
 def game_checker(game_id: str) -> Any:
     game = load_game(game_id)
     editing = can_edit(game)
-    return _game_checker_page(game, editing) if editing else viewer_page(game, lambda: _game_checker_page(game, False))
+    page = _pool_game_checker_page if pool.is_pool(game) else _game_checker_page
+    return page(game, editing) if editing else viewer_page(game, lambda: page(game, False))
+
+
+def _deal_number(game: Game, value: object) -> int:
+    try:
+        return pool_checks.deal_number(game, value)
+    except ServiceError as failure:
+        abort(404, description=sentence(failure.message))
+
+
+def _pool_game_checker_page(
+    game: Game,
+    editing: bool,
+    number: int | None = None,
+    error: str | None = None,
+    melds: list[str] | None = None,
+    hand: str = "",
+    cut: str | None = None,
+) -> str:
+    """A pool game's checker for one deal: the show and the count, with the deal's cut when known."""
+    if number is None:
+        number = _deal_number(game, request.args.get("round"))
+    typed = pool_checks.known_cut(game, number) if cut is None else cut
+    try:
+        at = pool_checks.game_pool_table(game, typed)
+    except ServiceError:
+        at = pool_checks.bare_table(game.variant, game.options, typed)
+    log, checks, page = disputes.log_page(game.id, number, page_number(request.args.get("page"), 100_000))
+    latest = None
+    wanted = whole_number(request.args.get("entry", ""))
+    if wanted is not None and 0 < wanted < 2**31:
+        latest = next((entry for entry in log if entry.id == wanted), None) or _entry_or_none(game, wanted, number)
+    played = pool.replay(game)
+    return render_template(
+        "disputes/pool_game_check.html",
+        game=played,
+        at=at,
+        number=number,
+        last_deal=len(played.deals) + (0 if played.finished else 1),
+        log=log,
+        log_pages=pages_for(checks, CHECKS_PAGE),
+        log_page=page,
+        latest=latest,
+        can_edit=editing,
+        error=error,
+        melds=melds or [""] * pool_checks.SHOW_FIELDS,
+        hand=hand,
+    )
+
+
+def _pool_game_check(game: Game) -> Any:
+    """A show or a count in a pool game, kept in its log under the deal's number."""
+    number = _deal_number(game, request.form.get("round"))
+    melds = _texts("meld", pool_checks.SHOW_FIELDS)
+    hand = request.form.get("hand", "")
+    cut = request.form.get("cut", "")
+    try:
+        if request.form.get("action") == "hand":
+            entry = pool_checks.log_count(game, number, cut, request.form.get("player") or None, hand)
+        else:
+            entry = pool_checks.log_show(game, number, cut, melds)
+    except ServiceError as failure:
+        page = _pool_game_checker_page(game, True, number, sentence(failure.message), melds, hand, cut)
+        return page, failure.status
+    target = url_for("disputes.game_checker", game_id=game.id, round=number, entry=entry.id, _anchor="result")
+    return redirect(target, 303)
 
 
 def _game_checker_page(game: Game, editing: bool) -> str:
@@ -199,6 +316,8 @@ def _game_checker_page(game: Game, editing: bool) -> str:
 def game_check(game_id: str) -> Any:
     """Check melds or score a hand with the round's wilds and the game's house rules; keep it in the log."""
     game = _load_for_edit(game_id)
+    if pool.is_pool(game):
+        return _pool_game_check(game)
     number = _round_number(game, request.form.get("round"))
     melds = _texts("meld", MELD_FIELDS)
     hand = request.form.get("hand", "")
@@ -256,7 +375,9 @@ def _chain_page(game: Game, number: int, error: str | None = None, status: int =
 
 
 def _chain_game(game: Game) -> Game:
-    """The game, or a 404 page in one sentence where it has no lay-off chain (Contract Rummy)."""
+    """The game, or a 404 page in one sentence where it has no lay-off chain (Contract Rummy, pool rummy)."""
+    if pool.is_pool(game):
+        abort(404, description=NO_LAYOFFS)
     try:
         disputes.verify_chain(game)
     except ServiceError as failure:
@@ -330,6 +451,8 @@ def _chain_melds(game: Game, number: int) -> tuple[str | None, list[str]]:
 def score_from_cards(game_id: str) -> Any:
     """Who went out, the declarer's melds, and each player's cards (or points): the engine scores them."""
     game = _load_for_edit(game_id)
+    if pool.is_pool(game):
+        abort(404, description=NO_CARDS_ROUND)
     view = rummy.build_view(game)
     if view.finished or view.next_round is None:
         return redirect(url_for("games.game_page", game_id=game.id), 303)

@@ -9,15 +9,21 @@ from flask import Blueprint, abort, render_template, request
 
 from companion.errors import ServiceError, sentence
 from companion.keys import load_game
-from companion.services import kinds, play_or_pay, rules, rummy
+from companion.services import kinds, play_or_pay, pool, rules, rummy
 from companion.services.store import PRESETS, RUMMY_PRESETS
+
+POOL_PRESETS = tuple(key for key in PRESETS if rules.is_pool(key))
 
 bp = Blueprint("rules", __name__)
 
 
 @bp.get("/rules")
 def rules_index() -> str:
-    presets = [*(PRESETS[key] for key in RUMMY_PRESETS), PRESETS[play_or_pay.PLAY_OR_PAY]]
+    presets = [
+        *(PRESETS[key] for key in RUMMY_PRESETS),
+        PRESETS[play_or_pay.PLAY_OR_PAY],
+        *(PRESETS[key] for key in POOL_PRESETS),
+    ]
     return render_template("rules/index.html", presets=presets)
 
 
@@ -39,8 +45,22 @@ def _contract_rules(variant: str, options: dict[str, Any], players: int | None =
     return render_template("rules/contract.html", page=page, game=game)
 
 
+def _pool_rules(variant: str, options: dict[str, Any], players: int | None = None, game: Any = None) -> Any:
+    """The pool rummy rules page (its words from engine.pool.rules_text, through companion.services.rules)."""
+    buy_in = None if game is None else pool.buy_in_of(game)
+    try:
+        page = rules.pool_rules(variant, options, players, buy_in)
+    except ServiceError as failure:
+        abort(400, description=sentence(failure.message))
+    return render_template("rules/pool.html", page=page, game_id=None if game is None else game.id)
+
+
 @bp.get("/rules/<variant>")
 def rules_page(variant: str) -> Any:
+    if variant in POOL_PRESETS:
+        return _pool_rules(
+            variant, {key: request.args[key] for key in rules.option_keys(variant) if key in request.args}
+        )
     if variant in PRESETS and not kinds.of_variant(variant).in_rounds:
         return _play_or_pay_rules(request.args.get(play_or_pay.CHIPS_KEY))
     if variant not in RUMMY_PRESETS:
@@ -58,6 +78,8 @@ def rules_page(variant: str) -> Any:
 @bp.get("/games/<game_id>/rules")
 def game_rules(game_id: str) -> Any:
     game = load_game(game_id)
+    if pool.is_pool(game):
+        return _pool_rules(game.variant, dict(game.options or {}), len(game.players), game)
     if not kinds.of(game).in_rounds:
         return _play_or_pay_rules(play_or_pay.starting_chips(game), len(game.players), game.id)
     view = rummy.build_view(game)

@@ -18,7 +18,9 @@ from engine import play_or_pay as pop
 from engine import pot as pots
 from engine.contracts import buys_limit
 from engine.penalties import penalty_rows
-from engine.rules import Decision, DeckRow, Preset, RuleSet
+from engine.pool.rules_text import DECISIONS as POOL_DECISIONS
+from engine.pool.rules_text import PoolDecision, RuleLine, rules_in_short
+from engine.rules import Decision, DeckRow, Preset, RuleSet, rule_set
 from engine.schedule import RoundInfo, round_info, schedule
 from engine.scoring import EXACT_CUT_POINTS
 
@@ -287,3 +289,66 @@ def contract_rules(variant: str, options: Mapping[str, object] | None, players: 
         decisions=decision_lines(rules, lines),
         options=lines,
     )
+
+
+# ---------------------------------------------------------------- pool rummy: deals, a knock-out and a pot
+
+POOL_DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
+    "D-PR1": ("jokers_per_deck",),
+    "D-PR2": ("cut_joker",),
+    "D-PR3": ("printed_joker_cut",),
+    "D-PR5": ("long_sets",),
+    "D-PR7": ("wild_limit",),
+    "D-PR9": ("full_count",),
+    "D-PR10": ("first_drop", "middle_drop"),
+    "D-PR11": ("wrong_show",),
+    "D-PR12": ("eliminated_at", "pool_limit"),
+    "D-PR13": ("rejoin_cutoff", "max_rejoins"),
+    "D-PR15": ("split",),
+    "D-PR17": ("max_drops",),
+}
+"""The house rules (RULES.md 11.5) a table may set against each decision, shown under its heading."""
+
+
+@dataclass(frozen=True)
+class PoolDecisionLine:
+    decision: PoolDecision
+    options: tuple[OptionLine, ...]
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """The rules page of pool rummy 101 or 201, with a game's (or the query's) house rules applied;
+    the rules in words come from engine.pool.rules_text."""
+
+    preset: Preset
+    rules: RuleSet
+    players: int | None
+    lines: tuple[RuleLine, ...]
+    decisions: tuple[PoolDecisionLine, ...]
+    options: tuple[OptionLine, ...]
+    buy_in: int | None = None
+    """A game's buy-in (cents); None on the preset's page."""
+
+    @property
+    def changed_options(self) -> tuple[OptionLine, ...]:
+        return tuple(line for line in self.options if line.changed)
+
+
+def is_pool(variant: object) -> bool:
+    preset = PRESETS.get(variant) if isinstance(variant, str) else None
+    return preset is not None and preset.kind == "pool"
+
+
+def pool_rules(
+    variant: str, options: Mapping[str, object] | None, players: int | None = None, buy_in: int | None = None
+) -> PoolRules:
+    """The rules in short, the decisions (each with its house rules) and the house rules of a pool preset."""
+    rules: RuleSet = engine_call(rule_set, variant, dict(options or {}))
+    lines = option_lines(rules)
+    by_key = {line.key: line for line in lines}
+    decisions = tuple(
+        PoolDecisionLine(decision, tuple(by_key[key] for key in POOL_DECISION_OPTIONS.get(decision.id, ())))
+        for decision in POOL_DECISIONS
+    )
+    return PoolRules(rules.preset, rules, players, rules_in_short(rules), decisions, lines, buy_in)

@@ -13,6 +13,7 @@ from companion.errors import InvalidInput, NotFound
 from companion.models import Dispute, Game
 from companion.services.disputes.checks import best_hand, check_declarer, check_melds, going_down, lay_off
 from companion.services.disputes.log import LogEntry, game_log, log_check
+from companion.services.disputes.pool_checks import is_pool_variant, rejudge_pool
 from companion.services.disputes.table import Table, canonical, clean_melds, game_table, held_in_full
 from companion.services.disputes.views import Face, faces, hand_view, meld_views
 from companion.services.store import PRESETS
@@ -70,8 +71,9 @@ def current_chain(game: Game, number: int) -> Chain | None:
 
 def has_chain(variant: str) -> bool:
     """Whether a game has a going-out check and a lay-off chain after it: not where every card held
-    counts in full (Contract Rummy lays off onto the table during the deal; the checker judges that)."""
-    return not held_in_full(variant)
+    counts in full (Contract Rummy lays off onto the table during the deal; the checker judges that),
+    nor in pool rummy, which has no lay-offs."""
+    return not held_in_full(variant) and not is_pool_variant(variant)
 
 
 def verify_chain(game: Game) -> None:
@@ -187,4 +189,6 @@ def rejudge(game: Game, row: Mapping[str, Any]) -> Dispute:
         return add_layoff(game, number, player, result.get("onto"), " ".join(cards), commit=False)
     if kind == "hand":
         return log_hand(game, number, player, " ".join(cards), commit=False)
+    if kind in ("show", "count") and is_pool_variant(game.variant):
+        return rejudge_pool(game, kind, number, player, cards, result)
     raise InvalidInput(f"there is no kind of check called {str(kind)[:20]!r}")

@@ -85,7 +85,16 @@ class LogEntry:
     def title(self) -> str:
         if self.kind == "meld" and self.result.get("contract"):
             return "Going down"
-        titles = {"meld": "Meld", "declarer": "Going out", "layoff": "Lay-off", "hand": "Hand"}
+        if self.kind == "show":
+            return "Valid show" if self.valid else "Wrong show"
+        titles = {
+            "meld": "Meld",
+            "declarer": "Going out",
+            "layoff": "Lay-off",
+            "hand": "Hand",
+            "show": "Show",
+            "count": "Count",
+        }
         return titles.get(self.kind, self.kind)
 
 
