@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from companion.errors import ServiceError
 from companion.extensions import db
 from companion.models import BlankSheetPdf, Game, SheetPdf
-from companion.services import kinds, play_or_pay, sheets
+from companion.services import kinds, play_or_pay, pool, sheets
 
 DEFAULT_QUEUE = 3
 DEFAULT_TIMEOUT = 20.0
@@ -161,7 +161,9 @@ def game_sheet(game: Game, paper: str) -> bytes:
     kept = _kept(game, paper)
     if kept is not None:
         return kept
-    if kinds.of(game).in_rounds:
+    if pool.is_pool(game):
+        html = sheets.pool_sheet_pdf_html(pool_sheet_state(game), paper)
+    elif kinds.of(game).in_rounds:
         html = sheets.game_sheet_pdf_html(sheet_state(game), paper)
     else:
         html = sheets.chip_tally_pdf_html(
@@ -203,5 +205,12 @@ def sheet_state(game: Game) -> dict[str, Any]:
     """The API state of the game, with its date for the sheet."""
     state = kinds.state_json(game)
     state["options"] = dict(game.options)  # the rule options only: a pot's amounts are not rules
+    state["created_at"] = game.created_at.isoformat()
+    return state
+
+
+def pool_sheet_state(game: Game) -> dict[str, Any]:
+    """A pool game's state (companion.services.pool), with its date for the sheet."""
+    state = pool.state_json(game)
     state["created_at"] = game.created_at.isoformat()
     return state

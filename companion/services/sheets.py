@@ -153,6 +153,8 @@ def blank_sheet_pdf_html(variant: str, players: Sequence[str] | None = None, pap
     """The HTML that blank_sheet_pdf gives WeasyPrint."""
     if _is_chip_game(variant):
         return chip_tally_pdf_html(players, paper)
+    if is_pool_variant(variant):
+        return _render("sheets/pool_blank.html", pool_blank_context(variant, players, paper), stylesheet_href=None)
     return _render("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper), stylesheet_href=None)
 
 
@@ -471,6 +473,8 @@ def blank_sheet_html(
     """A blank score sheet as HTML; for Play or Pay, the chip tally."""
     if _is_chip_game(variant):
         return chip_tally_html(players, paper, stylesheet_href=stylesheet_href)
+    if is_pool_variant(variant):
+        return _render("sheets/pool_blank.html", pool_blank_context(variant, players, paper, options), stylesheet_href)
     return _render("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper, options), stylesheet_href)
 
 
@@ -480,6 +484,8 @@ def blank_sheet_pdf(
     """A blank score sheet as a PDF, to play with pen and paper; for Play or Pay, the chip tally (no options)."""
     if _is_chip_game(variant):
         return chip_tally_pdf(players, paper)
+    if is_pool_variant(variant):
+        return _pdf("sheets/pool_blank.html", pool_blank_context(variant, players, paper, options))
     return _pdf("sheets/blank_sheet.html", blank_sheet_context(variant, players, paper, options))
 
 
@@ -502,3 +508,151 @@ def chip_tally_pdf(
 ) -> bytes:
     """The Play or Pay chip tally sheet as a PDF: hands down, chips paid and running balance across."""
     return _pdf("sheets/chip_tally.html", chip_tally_context(players, paper, hands, results))
+
+
+# --- pool rummy: deals, a knock-out and a pot ---------------------------------------------------
+
+POOL_KIND = "pool"
+POOL_BLANK_DEALS = 18  # a blank pool sheet's rows: more deals than most games of 101 take
+POOL_PORTRAIT_MAX_PLAYERS = 4  # a result and a total per player: wider tables turn the page
+RESULT_WORDS = {"win": "show", "drop": "drop", "middle": "middle", "full": "full", "wrong": "wrong"}
+
+
+def is_pool_variant(variant: str) -> bool:
+    return get_preset(variant).kind == POOL_KIND
+
+
+def _pool_page(paper: str, players: int) -> Page:
+    page = page_layout(paper, players)
+    return Page(page.paper, players > POOL_PORTRAIT_MAX_PLAYERS)
+
+
+def _pool_cell(deal: Mapping[str, Any], name: str, before: int) -> dict[str, Any]:
+    """One player's cell of a deal: the result as entered (a word, or the count), its points, the total
+    the deal made (`before` the deal plus its points) and, after a rejoin, the total they came back at."""
+    results = deal.get("results") or {}
+    if name not in results:
+        return {"playing": False}
+    result = results[name]
+    word = RESULT_WORDS.get(str(result), "") if isinstance(result, str) else ""
+    points = int((deal.get("points") or {}).get(name, 0))
+    return {
+        "playing": True,
+        "word": word,
+        "count": result if isinstance(result, int) and points != result else None,  # a count above the cap
+        "points": points,
+        "total": before + points,
+        "back_at": int((deal.get("totals") or {}).get(name, 0)),
+        "dealer": deal.get("dealer") == name,
+        "out": name in (deal.get("put_out") or []),
+        "rejoined": name in (deal.get("rejoined") or []),
+    }
+
+
+def _cut_label(deal: Mapping[str, Any]) -> str:
+    cut, wild = deal.get("cut"), deal.get("wild")
+    if isinstance(cut, str):
+        return "Jkr" if cut == "JK" else cut
+    if isinstance(wild, str):
+        return "Jkr only" if wild == "none" else f"{wild} wild"
+    return ""
+
+
+def _pool_standings(state: Mapping[str, Any], players: Sequence[str], buy_in: int) -> list[dict[str, Any]]:
+    rejoins = state.get("rejoins") or {}
+    drops = state.get("drops_left") or {}
+    nets = state.get("nets") or {}
+    shares = ((state.get("split") or {}).get("shares")) or {}
+    winner = state.get("winner")
+    return [
+        {
+            "name": name,
+            "total": int((state.get("totals") or {}).get(name, 0)),
+            "still_in": name in (state.get("in") or []),
+            "rejoins": int(rejoins.get(name, 0)),
+            "rejoin_cost": format_cents(int(rejoins.get(name, 0)) * buy_in) if rejoins.get(name) else "–",
+            "paid": format_cents(int((state.get("paid") or {}).get(name, 0))),
+            "drops_left": drops.get(name),
+            "takes": format_cents(int(shares[name]))
+            if name in shares
+            else (format_cents(int(state.get("pot", 0))) if name == winner else ""),
+            "net": (("+" if int(nets[name]) > 0 else "") + format_cents(int(nets[name]))) if name in nets else "",
+        }
+        for name in players
+    ]
+
+
+def pool_sheet_context(state: Mapping[str, Any], paper: str = "a4") -> dict[str, Any]:
+    """What templates/sheets/pool_sheet.html shows for a pool game (companion.services.pool's state)."""
+    options = dict(state.get("options") or {})
+    buy_in = int(options.pop("buy_in", 0) or 0)
+    rules = rule_set(str(state.get("variant")), options)
+    players = [str(name) for name in state.get("players", [])]
+    deals = list(state.get("deals", []))
+    split = state.get("split")
+    return {
+        "page": _pool_page(paper, len(players)),
+        "title": f"{rules.preset.name} score sheet",
+        "preset": rules.preset,
+        "game_id": state.get("id"),
+        "date": sheet_date(state.get("created_at")),
+        "options": changed_options(rules),
+        "limit": rules.options.pool_limit,
+        "buy_in": format_cents(buy_in),
+        "players": _player_headers(players),
+        "rows": _pool_rows(deals, players),
+        "standings": _pool_standings(state, players, buy_in),
+        "rejoin_cost": format_cents(buy_in),
+        "pot": format_cents(int(state.get("pot", 0))),
+        "winner": state.get("winner"),
+        "split": None if not split else {"method": split.get("method")},
+        "finished": bool(state.get("finished")),
+        "dealer": state.get("dealer"),
+        "drops": {"first": rules.options.first_drop, "middle": rules.options.middle_drop},
+        "full_count": rules.options.full_count,
+        "wrong_show": rules.options.wrong_show,
+    }
+
+
+def _pool_rows(deals: Sequence[Mapping[str, Any]], players: Sequence[str]) -> list[dict[str, Any]]:
+    rows = []
+    totals = dict.fromkeys(players, 0)
+    for deal in deals:
+        rows.append(
+            {
+                "number": deal.get("number"),
+                "cut": _cut_label(deal),
+                "cells": [_pool_cell(deal, name, totals[name]) for name in players],
+                "put_out": list(deal.get("put_out") or []),
+                "rejoined": list(deal.get("rejoined") or []),
+            }
+        )
+        totals = {name: int((deal.get("totals") or {}).get(name, totals[name])) for name in players}
+    return rows
+
+
+def pool_sheet_pdf_html(state: Mapping[str, Any], paper: str = "a4") -> str:
+    """The HTML that a pool game's sheet PDF gives WeasyPrint."""
+    return _render("sheets/pool_sheet.html", pool_sheet_context(state, paper), stylesheet_href=None)
+
+
+def pool_blank_context(
+    variant: str, players: Sequence[str] | None = None, paper: str = "a4", options: Mapping[str, object] | None = None
+) -> dict[str, Any]:
+    """What templates/sheets/pool_blank.html shows: a deal per row, each player's result and total,
+    the rejoins and the pot, for a table to fill by hand."""
+    rules = rule_set(variant, options or {})
+    names = _seat_names(players, rules.preset)
+    return {
+        "page": _pool_page(paper, len(names)),
+        "title": f"{rules.preset.name} score sheet",
+        "preset": rules.preset,
+        "options": changed_options(rules),
+        "players": _player_headers(names),
+        "deals": list(range(1, POOL_BLANK_DEALS + 1)),
+        "limit": rules.options.pool_limit,
+        "drops": {"first": rules.options.first_drop, "middle": rules.options.middle_drop},
+        "full_count": rules.options.full_count,
+        "wrong_show": rules.options.wrong_show,
+        "cutoff": rules.options.rejoin_cutoff,
+    }

@@ -24,7 +24,7 @@ from companion.bounds import whole_number
 from companion.errors import error_page, sentence
 from companion.keys import load_game
 from companion.models import Game
-from companion.services import chart, kinds, pdfs, play_or_pay, sheets, store, transfer
+from companion.services import chart, kinds, pdfs, play_or_pay, pool, sheets, store, transfer
 from companion.services.store import PRESETS
 
 bp = Blueprint("sheets", __name__)
@@ -105,6 +105,9 @@ def game_sheet(game_id: str) -> str:
     game = load_game(game_id)
     paper = _paper()
     stylesheet = url_for("static", filename="css/print.css")
+    if pool.is_pool(game):
+        pool_context = sheets.pool_sheet_context(pdfs.pool_sheet_state(game), paper)
+        return render_template("sheets/pool_sheet.html", **pool_context, stylesheet_href=stylesheet)
     if not kinds.of(game).in_rounds:
         context = sheets.chip_tally_context(
             game.players, paper, results=play_or_pay.final_results(game), played=play_or_pay.tally(game)
@@ -175,6 +178,9 @@ def blank_sheet_page(variant: str) -> str:
     preset = _preset(variant)
     names, paper = _names(), _paper()
     stylesheet = url_for("static", filename="css/print.css")
+    if sheets.is_pool_variant(preset):
+        blank = sheets.pool_blank_context(preset, names, paper)  # an EngineError is a 400 page
+        return render_template("sheets/pool_blank.html", **blank, stylesheet_href=stylesheet)
     if not kinds.of_variant(preset).in_rounds:
         tally = sheets.chip_tally_context(names, paper)
         return render_template("sheets/chip_tally.html", **tally, stylesheet_href=stylesheet)
