@@ -9,7 +9,9 @@ hands grouped 3-3-3-4 as dealt, half are valid shows built from a pure sequence,
 and sets. `best` times a hand's count (engine.pool.count.count_hand). The baseline in the same run
 is the Three Thirteen hand solver (engine.solver.best_arrangement) on random 13-card hands of round
 11. Each call is timed with the engine's caches cleared first (as benchmarks/solver.py does), in CPU
-time; each hand keeps its fastest pass.
+time; each hand keeps its fastest pass. The rows "as the API answers it" time
+engine.pool.answers.check_json and best_json, what ``POST /api/check`` and ``/api/best`` (and the
+command line) run for pool rummy: the text read, the cut read, judged, answered as JSON.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from benchmarks.solver import clear_caches  # noqa: E402
 from engine import solver  # noqa: E402
 from engine.cards import Card, MeldCard, Rank  # noqa: E402
 from engine.deck import STANDARD_SUITS  # noqa: E402
+from engine.pool.answers import best_json, check_json  # noqa: E402
 from engine.pool.count import count_hand  # noqa: E402
 from engine.pool.cut import PoolDeal, deal_by_cut  # noqa: E402
 from engine.pool.show import judge_show  # noqa: E402
@@ -98,6 +101,27 @@ def main() -> None:
     lives = [count_hand(hand, deal).lives for hand, deal in dealt]
     report(
         "  of which hands with the two sequences", [time for time, found in zip(counted, lives, strict=True) if found]
+    )
+
+    # What POST /api/check and /api/best (and the command line) run: the text read, judged, answered as JSON.
+    def texts(melds: list[list[Card]]) -> list[str]:
+        return [" ".join(str(card) for card in meld) for meld in melds]
+
+    def cut_of(deal: PoolDeal) -> str:
+        return str(deal.cut)
+
+    report(
+        "pool check as the API answers it (CPU)",
+        fastest(
+            [lambda m=m, d=d: check_json("pool-101", None, texts(m), cut_of(d), None) for m, d in shows], args.passes
+        ),
+    )
+    report(
+        "pool best as the API answers it (CPU)",
+        fastest(
+            [lambda h=h, d=d: best_json("pool-101", None, texts([h])[0], cut_of(d), None) for h, d in dealt],
+            args.passes,
+        ),
     )
     report(
         "baseline: Three Thirteen solver, round 11 (CPU)",
