@@ -142,6 +142,13 @@
   function setUpChecker(form) {
     var variant = form.querySelector("#variant");
     var round = form.querySelector("#round");
+    if (!variant) { return; }
+    if (!round) {  // pool rummy's checker has no round: another game is another page
+      variant.addEventListener("change", function () {
+        window.location.assign(form.action + "?variant=" + encodeURIComponent(variant.value));
+      });
+      return;
+    }
     function follow() {
       if (!round.checkValidity() || !window.fetch || !window.DOMParser) { return; }
       var address = form.action + "?variant=" + encodeURIComponent(variant.value) +
