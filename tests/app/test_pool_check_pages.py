@@ -268,3 +268,18 @@ def test_a_pool_games_rules_show_its_house_rules_and_buy_in(client: FlaskClient)
     assert "Buy-in $5.00 for each player, and again for each rejoin" in words
     assert "House rule: Drops per player , here 2" in words
     assert f'href="/games/{game["id"]}"' in response.get_data(as_text=True)
+
+
+def test_no_decision_code_appears_on_the_checker_or_the_sheet(client: FlaskClient, post_form: Post) -> None:
+    game = pool_game(client)
+    add_deal(client, game, {"Asha": "win", "Ben": 70, "Cy": 20}, cut="JK")
+    post_form(f"/games/{game['id']}/check", {"round": "2", "action": "melds", "cut": "7D", **melds_query(SHOW_2)})
+    pages = [
+        client.get("/check", query_string={"variant": "pool-101", "cut": "JK", "hand": HAND_6, **melds_query(SHOW_1)}),
+        client.get(f"/games/{game['id']}/check?round=2"),
+        client.get(f"/games/{game['id']}/sheet"),
+        client.get("/sheets/pool-201"),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        assert not re.search(r"\bD-?(PR)?\d+\b", plain(page)), plain(page)[:300]
