@@ -283,3 +283,24 @@ def test_no_decision_code_appears_on_the_checker_or_the_sheet(client: FlaskClien
     for page in pages:
         assert page.status_code == 200
         assert not re.search(r"\bD-?(PR)?\d+\b", plain(page)), plain(page)[:300]
+
+
+def test_an_imported_show_or_count_is_judged_again(app: Flask, client: FlaskClient, post_form: Post) -> None:
+    from companion.services import disputes, store
+
+    game = pool_game(client)
+    post_form(f"/games/{game['id']}/check", {"round": "1", "action": "melds", "cut": "7H", **melds_query(SHOW_1)})
+    with app.app_context():
+        stored = store.get_game(game["id"])
+        show = {"round_number": 1, "kind": "show", "cards": SHOW_2, "result": {"cut": "7H", "show": {"valid": True}}}
+        judged = disputes.rejudge(stored, show)  # the file's verdict is never kept: the engine's is
+        assert (judged.kind, judged.valid, judged.reason) == (
+            "show",
+            False,
+            "no pure sequence: every sequence holds a wild card",
+        )
+        count = {"round_number": 1, "kind": "count", "player": "Ben", "cards": [HAND_6], "result": {"cut": "7"}}
+        counted = disputes.rejudge(stored, count)
+        assert counted.result is not None and (counted.result["count"], counted.result["penalty"]) == (87, 80)
+        db.session.rollback()
+    assert [row[0] for row in checks(app, game["id"])] == ["show"]
