@@ -182,7 +182,32 @@
     round.addEventListener("change", follow);
   }
 
+  // Pool rummy: the cut typed (7H, 7, JK) makes its rank wild, so the pickers mark those cards wild.
+  var JOKER_WORDS = ["JK", "JOKER", "PRINTED JOKER", "*", "🃏"];
+
+  function cutRank(text, acesOnJoker) {
+    var typed = text.trim().toUpperCase();
+    if (!typed || typed === "NONE") { return ""; }
+    if (JOKER_WORDS.indexOf(typed) >= 0) { return acesOnJoker ? "A" : ""; }
+    var match = typed.match(/^(10|[2-9AJQKT])([SHDC♠♥♦♣])?$/);
+    if (!match) { return null; }
+    return match[1] === "T" ? "10" : match[1];
+  }
+
+  function setUpCut(input) {
+    input.addEventListener("change", function () {
+      var rank = cutRank(input.value, input.getAttribute("data-aces-on-joker") === "true");
+      if (rank === null) { return; }
+      document.querySelectorAll("[data-card-picker]").forEach(function (picker) {
+        picker.setAttribute("data-wild-ranks", rank);
+        picker.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    var cut = document.getElementById("cut");
+    if (cut) { setUpCut(cut); }
     Array.prototype.forEach.call(document.querySelectorAll(".dp-melds"), setUpMeldRows);
     var form = document.getElementById("cards-form");
     if (form) { setUpCardsForm(form); }

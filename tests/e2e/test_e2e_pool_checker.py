@@ -59,6 +59,8 @@ def test_a_show_checked_with_the_picker_in_a_pool_game(phone: Any, base_url: str
     page.goto(f"{base_url}/games/{game['id']}/check")
     expect(page.locator("h1")).to_contain_text("deal 2")
     page.get_by_label("The cut (the card under the stock)").fill("7H")
+    page.get_by_label("The cut (the card under the stock)").dispatch_event("change")
+    expect(page.locator("#meld-0")).to_have_attribute("data-wild-ranks", "7")  # the pickers mark 7s wild
     panel = page.locator("#meld-0 + .cp-panel")
     panel.locator("[data-suit=H]").tap()
     panel.locator("[data-rank='2']").tap()
@@ -66,6 +68,7 @@ def test_a_show_checked_with_the_picker_in_a_pool_game(phone: Any, base_url: str
     panel.locator("[data-suit=C]").tap()
     panel.locator("[data-rank='7']").tap()
     expect(page.locator("#meld-0")).to_have_value("2H 3H 7C")
+    expect(panel.locator(".cp-chip.cp-wild")).to_have_count(1)  # 7♣, wild this deal
     for number, meld in ((2, "5S 6S JK 8S"), (3, "KC KD KH"), (4, "9D 9S 9C")):
         page.locator("#meld-form").get_by_role("button", name="Add a meld").tap()
         page.get_by_label(f"Meld {number}").fill(meld)
