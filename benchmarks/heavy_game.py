@@ -20,6 +20,11 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
    ``--probe-pause`` s (5 a second), under the page-read limit, and the readers never wait as a
    429's Retry-After asks (their 429s are counted apart).
 
+With ``--nginx`` the phases are served through nginx and deploy/nginx-limits.conf (its per-address
+limits answer 429 before gunicorn). With ``--readers-apart``, the environment variable READERS_CORES
+(e.g. ``1``) pins the readers' process to those cores; run the script under ``taskset -c 0`` to keep
+the server and the other table's client on the other core.
+
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
 p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x), and the server's CPU
 (its processes' user and system time, from /proc) per request answered in each phase: unlike the
