@@ -20,6 +20,11 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
    ``--probe-pause`` s (5 a second), under the page-read limit, and the readers never wait as a
    429's Retry-After asks (their 429s are counted apart).
 
+With ``--nginx`` the phases are served through nginx and deploy/nginx-limits.conf (its per-address
+limits answer 429 before gunicorn). With ``--readers-apart``, the environment variable READERS_CORES
+(e.g. ``1``) pins the readers' process to those cores; run the script under ``taskset -c 0`` to keep
+the server and the other table's client on the other core.
+
 Prints Markdown tables: the import's CPU, the heavy pages' sizes and times, and the other table's
 p50/p95 alone and beside the readers, with their ratio (the goal: at most 2x), and the server's CPU
 (its processes' user and system time, from /proc) per request answered in each phase: unlike the
@@ -33,7 +38,9 @@ import http.client
 import json
 import multiprocessing
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -218,6 +225,9 @@ def read_heavy(
 
 
 def _readers_in_child(sending: Any, *reading: Any) -> None:
+    cores = os.environ.get("READERS_CORES")
+    if cores:
+        os.sched_setaffinity(0, {int(core) for core in cores.split(",")})
     sending.send(read_heavy(*reading))
     sending.close()
 
@@ -241,6 +251,11 @@ def main() -> int:
     parser.add_argument("--json", help="also write each phase's times (ms) to this file, to pool several runs")
     parser.add_argument("--no-import", action="store_true", help="skip timing the largest import (its CPU)")
     parser.add_argument(
+        "--nginx",
+        action="store_true",
+        help="serve through nginx with deploy/nginx-limits.conf (its per-address limits) in front of gunicorn",
+    )
+    parser.add_argument(
         "--probe-pause", type=float, default=0.2, help="seconds the other table's reader waits between reads"
     )
     args = parser.parse_args()
@@ -255,22 +270,29 @@ def main() -> int:
             print("| largest allowed import | body | CPU (process time) |\n|---|---:|---:|")
             print(f"| 2,000 history entries with cards, 500 checks of 16 cards | {size / 1e6:.1f} MB | {cpu:.2f} s |\n")
         served = Path(folder) / "gunicorn"  # with the rate limits on, as served (tests.servers turns them off)
-        spec = f"companion:create_app({{'RATELIMIT_ENABLED': True}}, instance_path={str(served)!r})"
+        settings = "{'RATELIMIT_ENABLED': True, 'PROXY_COUNT': 1}" if args.nginx else "{'RATELIMIT_ENABLED': True}"
+        spec = f"companion:create_app({settings}, instance_path={str(served)!r})"
         extra = ("--config", args.gunicorn_config) if args.gunicorn_config else ()
         process, base_url = start_gunicorn(served, database_url, workers=2, threads=4, app_spec=spec, extra=extra)
         port = int(base_url.rsplit(":", 1)[1])
+        proxy = start_nginx(Path(folder) / "nginx", port) if args.nginx else None
+        direct = port  # the warm-up reads go straight to gunicorn, past nginx's limits
         heavy_paths = [f"/games/{heavy}", f"/games/{heavy}/check?round=1", f"/games/{heavy}?history=20"]
         try:
             print("| heavy page | bytes | median time |\n|---|---:|---:|")
             for path in heavy_paths:
-                samples = [get(port, path) for _ in range(10)]
+                samples = [get(direct, path) for _ in range(10)]
                 assert all(status == 200 for status, _, _ in samples), samples
                 median = statistics.median(elapsed for *_, elapsed in samples)
                 print(f"| `{path.replace(heavy, '<id>')}` | {samples[0][1]:,} | {median:.0f} ms |")
             for _ in range(20):
-                get(port, f"/games/{other}")
-            results = run_phases(port, process.pid, other, heavy_paths, ["alone", *wanted], args)
+                get(direct, f"/games/{other}")
+            served_at = proxy[1] if proxy is not None else port
+            results = run_phases(served_at, process.pid, other, heavy_paths, ["alone", *wanted], args)
         finally:
+            if proxy is not None:
+                proxy[0].terminate()
+                proxy[0].wait(10)
             stop(process)
     print(
         "\n| another table's game page | requests | p50 | p95 | p95 / alone | heavy reads | refused (429) | errors "
@@ -289,6 +311,55 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({name: result for name, result in results}))
     return 0 if not any(result["errors"] for _, result in results) else 1
+
+
+NGINX_CONF = """worker_processes 1;
+error_log {folder}/error.log;
+pid {folder}/nginx.pid;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {limits};
+    upstream companion {{ server 127.0.0.1:{upstream}; keepalive 16; }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://companion;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }}
+    }}
+}}
+"""
+
+
+def start_nginx(folder: Path, upstream: int) -> tuple[subprocess.Popen[bytes], int]:
+    """nginx (one worker) on a free port in front of gunicorn's `upstream` port, with the limits of
+    deploy/nginx-limits.conf as deploy/nginx.conf includes them; returns it and its port once it answers."""
+    folder.mkdir(parents=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    limits = ROOT / "deploy" / "nginx-limits.conf"
+    config = folder / "nginx.conf"
+    config.write_text(NGINX_CONF.format(folder=folder, limits=limits, upstream=upstream, port=port))
+    process = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(config), "-g", "daemon off;"])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            get(port, FLOOR_PATH)
+            return process, port
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"nginx did not answer: {(folder / 'error.log').read_text()}")
 
 
 def server_cpu(group: int) -> float:
