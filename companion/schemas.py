@@ -151,7 +151,7 @@ class NewGame(Body):
     variant: Annotated[
         StrictStr,
         Says("variant must be a preset id such as pay-me"),
-        Field(json_schema_extra={"enum": [*RUMMY_PRESETS, PLAY_OR_PAY]}),
+        Field(json_schema_extra={"enum": list(PRESETS)}),
     ]
     players: Annotated[
         list[Annotated[StrictStr, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_NAME_LENGTH})]],

@@ -25,8 +25,8 @@ from companion.services import kinds, play_or_pay, pool
 @edit_required
 def add_event(game: Game) -> tuple[Response, int]:
     body = json_object_body()
-    if kinds.of(game).in_rounds:
-        raise InvalidInput(play_or_pay.EVENTS_REFUSED)
+    if not play_or_pay.is_play_or_pay(game):
+        raise InvalidInput(play_or_pay.events_refused(game))
     bodies.event()  # the structure; the services check the players and cards
     after = play_or_pay.record_event(game, body, body.get("version"))
     answer = after.as_json()
