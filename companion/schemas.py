@@ -919,7 +919,9 @@ class ExportedGame(Row):
     finished: bool = False
     created_at: UtcDateTime | None = None
     updated_at: UtcDateTime | None = None
-    money: dict[str, Any] | None = Field(None, description="The pot's settings, or Play or Pay's chips.")
+    money: dict[str, Any] | None = Field(
+        None, description="The pot's settings, Play or Pay's chips, or pool rummy's {\"buy_in\": cents}."
+    )
     dealing: dict[str, Any] | None = Field(
         None,
         exclude_if=lambda value: value is None,  # files written before it was recorded read and write back as they were
@@ -989,8 +991,14 @@ class ExportedRevision(Row):
 
 class ExportedEvent(Row):
     number: int
-    kind: Literal["play", "pay", "settle", "purchase", "join", "leave"]
-    data: dict[str, Any] = Field(description="The event's fields, without type and version.")
+    kind: Literal["play", "pay", "settle", "purchase", "join", "leave", "deal", "rejoin", "end"] = Field(
+        description="Play or Pay: play, pay, settle, purchase, join, leave; pool rummy: deal, rejoin, end."
+    )
+    data: dict[str, Any] = Field(
+        description="The event's fields, without type and version. Pool rummy: a deal's "
+        '{"results": {name: result}, "cut"?: card, "wild"?: rank}, a rejoin\'s {"player"}, the end\'s '
+        '{"split", "shares"?}.'
+    )
     created_at: UtcDateTime | None = None
 
 
