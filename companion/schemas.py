@@ -39,7 +39,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from engine import play_or_pay as pop
 from engine.pot import EntryKind
-from engine.rules import ALL_OPTION_SPECS, PRESETS, RUMMY_PRESETS
+from engine.rules import ALL_OPTION_SPECS, POOL_OPTION_SPECS, PRESETS, RUMMY_PRESETS, OptionSpec
 
 PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
@@ -108,6 +108,43 @@ Options: type[BaseModel] = create_model(
 )
 
 
+MAX_BUY_IN = 100_000_00
+"""The largest pool buy-in in cents (companion.services.pool.MAX_BUY_IN, which checks it)."""
+
+
+def _pool_option_field(spec: OptionSpec) -> Any:
+    if spec.kind == "bool":
+        return (bool | None, Field(default=None, description=spec.effect))
+    if spec.kind == "choice":
+        return (Literal[spec.choices] | None, Field(default=None, description=spec.effect))
+    number = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
+    if spec.kind == "limit":  # a number, or its word for none ("off", "unlimited")
+        return (number | Literal[spec.none_word] | None, Field(default=None, description=spec.effect))
+    return (number | None, Field(default=None, description=spec.effect))
+
+
+class PoolMoney(BaseModel):
+    """Pool rummy's one money setting."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    buy_in: Annotated[int, Field(ge=0, le=MAX_BUY_IN)] | None = Field(
+        None, description="Cents each player pays into the pot at the start, and again at each rejoin (default 0)."
+    )
+
+
+PoolOptions: type[BaseModel] = create_model(
+    "PoolOptions",
+    __base__=PoolMoney,
+    __doc__="Pool rummy's house options (RULES.md 11.5) and its buy-in; a game's state lists every one.",
+    **{key: _pool_option_field(spec) for key, spec in POOL_OPTION_SPECS.items()},
+)
+
+
+class AnyOptions(RootModel[Options | PoolOptions]):
+    """The options of a new game: a rummy game's or Play or Pay's (Options), or pool rummy's (PoolOptions)."""
+
+
 @dataclass(frozen=True)
 class DocumentedAs:
     """Documents a field validated as a plain JSON object by a model whose rules the services apply."""
@@ -161,8 +198,11 @@ class NewGame(Body):
     options: Annotated[
         dict[str, Any] | None,
         Says("options must be an object of house-rule options"),
-        DocumentedAs(Options, nullable=True),
-        Field(description="House rules; each preset says which it takes (the engine checks them)."),
+        DocumentedAs(AnyOptions, nullable=True),
+        Field(
+            description="House rules; each preset says which it takes (the engine checks them). Pool rummy's "
+            "buy-in (cents) is given here too."
+        ),
     ] = None
     first_dealer: Annotated[
         StrictStr | None,
@@ -831,6 +871,57 @@ class PlayOrPayGame(BaseModel):
     )
 
 
+class PoolDealRow(BaseModel):
+    """A deal of pool rummy as played."""
+
+    number: int
+    dealer: str
+    cut: str | None = Field(description='The card cut ("7H", "JK"), when the table entered it.')
+    wild: str | None = Field(description='Else the wild rank entered ("7", "A", "none"), if any.')
+    results: dict[str, str | int] = Field(
+        description='Each player\'s result as entered: "win", "drop", "middle", "full", "wrong" or a count.'
+    )
+    points: Names = Field(description="What each result scored.")
+    totals: Names = Field(description="Every player's total after the deal and its rejoins.")
+    put_out: list[str] = Field(description="The players the deal put out.")
+    rejoined: list[str] = Field(description="The players who bought back in straight after it.")
+
+
+class PoolSplit(BaseModel):
+    method: Literal["drops", "equal", "amounts"]
+    shares: Names = Field(description="Cents each player still in took from the pot.")
+
+
+class PoolGame(BaseModel):
+    """A pool rummy game (RULES.md 11), rebuilt from its deals, rejoins and split: the standings of
+    ``python -m engine pool-game`` for the same record, the deals played, and what may happen next."""
+
+    id: str
+    variant: Literal["pool-101", "pool-201"]
+    options: PoolOptions
+    players: list[str] = Field(description="Seat order, those who are out included.")
+    first_dealer: str
+    totals: Names
+    in_: list[str] = Field(alias="in", description="The players still in, in seat order.")
+    out: list[str] = Field(description="The players who are out.")
+    rejoins: Names = Field(description="How many times each player bought back in.")
+    drops_left: Names = Field(description="Each player still in: first drops they could still take and stay in.")
+    pot: int = Field(description="Cents in the pot: every buy-in and rejoin.")
+    paid: Names = Field(description="Cents each player paid into the pot.")
+    dealer: str | None = Field(description="Who deals next; null once the game is over.")
+    winner: str | None = Field(description="The last player left, who takes the pot; null otherwise.")
+    split: PoolSplit | None = Field(description="How the pot was shared, when the players still in split it.")
+    nets: Names | None = Field(description="Once the game is over: cents each took minus paid; they sum to 0.")
+    may_rejoin: dict[str, str | None] = Field(
+        description="Each player the last deal put out: null when they may rejoin now, else why not."
+    )
+    deals: list[PoolDealRow]
+    events: int = Field(description="Deals, rejoins and the split recorded (at most 1,000).")
+    finished: bool
+    version: int | None = None
+    group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+
+
 class EditKey(BaseModel):
     edit_key: str = Field(description="Send as X-Edit-Key to change the game.")
 
@@ -843,12 +934,16 @@ class CreatedPlayOrPayGame(PlayOrPayGame, EditKey):
     """A new Play or Pay game, with its edit key."""
 
 
-class AnyGame(RootModel[Game | PlayOrPayGame]):
-    """A game of either kind."""
+class CreatedPoolGame(PoolGame, EditKey):
+    """A new pool rummy game, with its edit key."""
 
 
-class AnyCreatedGame(RootModel[CreatedGame | CreatedPlayOrPayGame]):
-    """A new game of either kind, with its edit key."""
+class AnyGame(RootModel[Game | PlayOrPayGame | PoolGame]):
+    """A game of any kind: played in rounds, Play or Pay, or pool rummy."""
+
+
+class AnyCreatedGame(RootModel[CreatedGame | CreatedPlayOrPayGame | CreatedPoolGame]):
+    """A new game of any kind, with its edit key."""
 
 
 class GameSummary(BaseModel):

@@ -44,6 +44,11 @@ OPERATIONS_OF_PLAYERS = {  # issue 27: players who come, go, or were misspelt
     ("/api/games/{game_id}/players", "post"),
     ("/api/games/{game_id}/players/last", "delete"),
 }
+OPERATIONS_OF_POOL = {  # issue 30: pool rummy's deals, rejoins and undo (its split is POST .../end)
+    ("/api/games/{game_id}/deals", "post"),
+    ("/api/games/{game_id}/rejoins", "post"),
+    ("/api/games/{game_id}/deals/last", "delete"),
+}
 SCHEMAS_BEFORE = {
     "AnyCreatedGame",
     "AnyGame",
@@ -82,7 +87,13 @@ def test_every_operation_of_before_is_still_described(client: FlaskClient) -> No
     described = {
         (path, method) for path, item in document(client)["paths"].items() for method in item if method != "parameters"
     }
-    assert described == OPERATIONS_BEFORE | OPERATIONS_OF_GROUPS | OPERATIONS_OF_CONTRACT_RUMMY | OPERATIONS_OF_PLAYERS
+    assert described == (
+        OPERATIONS_BEFORE
+        | OPERATIONS_OF_GROUPS
+        | OPERATIONS_OF_CONTRACT_RUMMY
+        | OPERATIONS_OF_PLAYERS
+        | OPERATIONS_OF_POOL
+    )
     assert set(document(client)["components"]["schemas"]) >= SCHEMAS_BEFORE
 
 
