@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from openapi_schema_validator import OAS31Validator
 
@@ -496,74 +496,73 @@ def test_the_games_list_names_a_pool_game_with_its_deals(client: FlaskClient) ->
 
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-RESULTS = st.one_of(st.sampled_from(["drop", "middle", "full", "wrong"]), st.integers(min_value=0, max_value=90))
-
-
-@st.composite
-def games(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
-    """A random pool game record: options, up to 8 deals with random results and rejoins, maybe a split.
-    Some steps are refused by the rules (a rejoin after the cutoff, a split by drops with too little left):
-    the record stops there, as pool-game does."""
-    count = draw(st.integers(min_value=2, max_value=4))
-    options = {
-        "buy_in": draw(st.sampled_from([0, 500, 2500])),
-        "max_drops": draw(st.sampled_from(["unlimited", 2])),
-        "eliminated_at": draw(st.sampled_from(["reach", "pass"])),
+RESULTS = st.one_of(st.integers(min_value=0, max_value=90), st.sampled_from(["drop", "middle", "full", "wrong"]))
+OPTIONS = st.fixed_dictionaries(
+    {
+        "buy_in": st.sampled_from([0, 500, 2500]),
+        "max_drops": st.sampled_from(["unlimited", 2]),
+        "max_rejoins": st.sampled_from(["unlimited", 1]),
+        "eliminated_at": st.sampled_from(["reach", "pass"]),
+        "rejoin_cutoff": st.sampled_from([79, "off"]),
     }
-    deals = []
-    for _ in range(draw(st.integers(min_value=0, max_value=8))):
-        players = PLAYERS[:count]
-        winner = draw(st.sampled_from(players))
-        results = {name: "win" if name == winner else draw(RESULTS) for name in players}
-        rejoins = draw(st.lists(st.sampled_from(players), max_size=2, unique=True))
-        deals.append({"results": results, "rejoin": rejoins})
-    end = draw(st.one_of(st.none(), st.sampled_from([{"split": "drops"}, {"split": "equal"}])))
-    return options, deals, end
+)
 
 
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(record=games())
-def test_the_api_answers_as_the_command_lines_pool_game(client: FlaskClient, record: Any) -> None:
-    options, deals, end = record
-    count = len(deals[0]["results"]) if deals else 2
-    game = new_pool(
-        client, PLAYERS[:count], buy_in=options["buy_in"], **{k: v for k, v in options.items() if k != "buy_in"}
-    )
-    expected_record = json.loads(record_of(game, []))
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data(), options=OPTIONS, count=st.integers(min_value=2, max_value=4))
+def test_the_api_answers_as_the_command_lines_pool_game(
+    client: FlaskClient, data: st.DataObject, options: dict[str, Any], count: int
+) -> None:
+    """Random deals (mostly those a table plays, now and then a refused one), rejoins of the players put
+    out (now and then of another), and maybe a split: the API's standings are pool-game's for the record
+    of what was sent, which stops where the API refused."""
+    game = new_pool(client, PLAYERS[:count], **options)
+    record = json.loads(record_of(game, []))
     answer = state(client, game)
-    stopped = False
-    sent: list[dict[str, Any]] = []
-    for number, entry in enumerate(deals, start=1):
-        current = answer
-        results = {name: value for name, value in entry["results"].items() if name in current["in"]}
-        if "win" not in results.values() and results:
-            results[next(iter(results))] = "win"
+    refused = False
+    for _ in range(data.draw(st.integers(min_value=1, max_value=12), label="deals")):
+        if answer["finished"] and data.draw(st.integers(0, 4), label="deal after the end"):
+            break
+        results = {name: data.draw(RESULTS) for name in answer["in"]}
+        results[data.draw(st.sampled_from(answer["in"]), label="winner")] = "win"
+        if data.draw(st.integers(0, 19), label="odd deal") == 0:  # a deal the rules refuse
+            results = {**results, data.draw(st.sampled_from(PLAYERS[:count])): "win"}
+        record["deals"].append({"results": results, "rejoin": []})
         response = post(client, game, "deals", {"results": results})
         if response.status_code != 201:
             assert response.status_code == 400
-            sent.append({"results": results})
-            stopped = True
+            refused = True
             break
         answer = response.get_json()
-        sent.append({"results": results, "rejoin": []})
-        for name in entry["rejoin"]:
+        candidates = list(answer["may_rejoin"])
+        if data.draw(st.integers(0, 9), label="odd rejoin") == 0:
+            candidates.append(data.draw(st.sampled_from(PLAYERS[:count])))
+        least = 1 if data.draw(st.integers(0, 3), label="rejoin at all") else 0  # mostly a table buys back in
+        rejoining = st.lists(st.sampled_from(candidates), unique=True, min_size=least) if candidates else st.just([])
+        for name in data.draw(rejoining, label="rejoins"):
+            record["deals"][-1]["rejoin"].append(name)
             response = post(client, game, "rejoins", {"player": name})
-            sent[-1]["rejoin"].append(name)
             if response.status_code != 201:
                 assert response.status_code == 400
-                stopped = True
+                refused = True
                 break
             answer = response.get_json()
-        if stopped:
+        if refused:
             break
-        assert number == len(answer["deals"])
-    if not stopped and end is not None:
+    end = data.draw(st.sampled_from([None, {"split": "drops"}, {"split": "equal"}, "amounts"]), label="end")
+    if not refused and end is not None:
+        if end == "amounts":
+            shares = {name: answer["pot"] // len(answer["in"]) for name in answer["in"]}
+            shares[answer["in"][0]] += answer["pot"] - sum(shares.values()) + data.draw(st.sampled_from([0, 0, 1]))
+            end = {"split": "amounts", "shares": shares}
+        record["end"] = end
         response = post(client, game, "end", end)
         assert response.status_code in (200, 400)
-        expected_record["end"] = end
-        stopped = response.status_code == 400
-    expected_record["deals"] = sent
-    expected = game_json(json.dumps(expected_record))
-    assert standings(state(client, game)) == standings(expected)
-    assert (expected["refused"] is not None) == stopped
-    validator(client).validate(state(client, game))
+        refused = response.status_code == 400
+    expected = game_json(json.dumps(record))
+    final = state(client, game)
+    event(f"refused: {expected['refused'] and expected['refused']['code']}; finished: {final['finished']}")
+    event(f"rejoins: {sum(final['rejoins'].values()) > 0}")
+    assert standings(final) == standings(expected)
+    assert (expected["refused"] is not None) == refused
+    validator(client).validate(final)
