@@ -317,8 +317,8 @@ def paths() -> dict[str, Any]:
                 keyed=True,
                 description="Send one of rename, add (with start) or remove. 400 with the reason, and nothing "
                 "stored, for a name already at the table (whatever its case), a full table, too few players left, "
-                "a player who is not at the table, or a finished game (renames are taken then too). Play or Pay "
-                "games answer 400 for now.",
+                "a player who is not at the table, or a finished game (renames are taken then too). A pool "
+                "rummy game takes only renames: a player put out comes back by a rejoin.",
             ),
         },
         "/api/games/{game_id}/players/last": {
