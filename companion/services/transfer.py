@@ -14,12 +14,12 @@ compares its fields with the columns; a new column means a new format version). 
   import ignores.
 
 Dates are ISO 8601 strings in UTC, written with Z (an import also reads them without a zone, as
-earlier exports wrote them). An import checks everything before it writes: the
-format, the column names and types, the variant and options (through the engine), the players,
-every round (`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history,
-the Play or Pay events and pool rummy's deals, rejoins and split (replayed through the engine); then it inserts the game in one transaction,
-and checks that the stored game reads back (pages and API) before committing. Any refusal is an
-InvalidInput with one sentence, and nothing is stored.
+earlier exports wrote them). An import checks everything before it writes: the format, the column
+names and types, the variant and options (through the engine), the players, every round
+(`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history, the Play or
+Pay events and pool rummy's deals, rejoins and split (replayed through the engine); then it inserts
+the game in one transaction, and checks that the stored game reads back (pages and API) before
+committing. Any refusal is an InvalidInput with one sentence, and nothing is stored.
 """
 
 from __future__ import annotations
