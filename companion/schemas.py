@@ -753,7 +753,9 @@ class PlayerChangeDone(BaseModel):
 
     kind: Literal["rename", "add", "remove"]
     round: int = Field(description="The round (Play or Pay: the hand) the change was made before.")
-    unit: Literal["hand"] | None = Field(None, description='Play or Pay: "hand" (left out for rounds).')
+    unit: Literal["hand", "deal"] | None = Field(
+        None, description='Play or Pay: "hand"; pool rummy: "deal" (left out for rounds).'
+    )
     event: int | None = Field(None, description="Play or Pay: the number of the join or leave event.")
     words: str = Field(description="The change in words, as the history shows it.")
     at: str | None = Field(None, description="When it was made (UTC).")
@@ -920,6 +922,9 @@ class PoolGame(BaseModel):
     finished: bool
     version: int | None = None
     group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Renames of misspelt names, in order, undone ones included. Left out while there are none."
+    )
 
 
 class EditKey(BaseModel):

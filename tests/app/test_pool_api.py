@@ -460,11 +460,19 @@ def test_a_misspelt_player_is_renamed_in_every_deal_and_the_rename_undone(client
     assert answer["players"] == NAMES and answer["totals"] == {"Asha": 35, "Ben": 36, "Cy": 20}
     assert answer["deals"][0]["results"]["Ben"] == 70 and answer["deals"][1]["rejoined"] == ["Ben"]
     assert answer["paid"]["Ben"] == 1000
+    (change,) = answer["player_changes"]
+    assert (change["words"], change["round"], change["unit"]) == ("Bne was renamed Ben", 3, "deal")
+    validator(client).validate(answer)
     taken = post(client, game, "players", {"rename": {"from": "Ben", "to": "Cy"}})
     assert taken.status_code == 400 and "Cy" in taken.get_json()["error"]
     undone = client.delete(f"/api/games/{game['id']}/players/last?version={answer['version']}", headers=edit_key(game))
     assert undone.status_code == 200, undone.get_json()
     assert undone.get_json()["players"] == ["Asha", "Bne", "Cy"] and undone.get_json()["rejoins"]["Bne"] == 1
+    assert undone.get_json()["player_changes"][0]["undone_at"]
+    again = client.delete(
+        f"/api/games/{game['id']}/players/last?version={undone.get_json()['version']}", headers=edit_key(game)
+    )
+    assert again.status_code == 404
 
 
 # ---------------------------------------------------------------- reads
