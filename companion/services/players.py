@@ -226,7 +226,8 @@ def _rename_in_pool(game: Game, old: str, new: str, undo_of: int | None = None) 
     """Pool rummy: a misspelt name rewritten in the players, every deal, rejoin and split, and the checks.
 
     The change is kept in the seating's list of changes (as Play or Pay keeps it), so it shows in the
-    history and can be undone; the replay of the renamed events must answer the same standings."""
+    history and can be undone (`undo_of`: the change being undone, by renaming back). Events name players
+    only as result and share keys and as the rejoining player, so the replay answers the same standings."""
     before = pool.replay(game)
     engine_call(seats.verify_rename, seats.founders(list(game.players), game.players[0]), old, new)
     for event in game.events:

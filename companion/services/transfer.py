@@ -809,6 +809,9 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     record = values.get("seating")
     if record is None:
         return None
+    if kinds.of_variant(values["variant"]) is kinds.KNOCKOUT:
+        _check_pool_seating(record)
+        return None
     if total == 0:
         _check_hands_seating(values, record)
         return None
@@ -838,6 +841,22 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     if list(seats.seated(table, played + 1)) != players:
         raise Invalid("the game's players must be those the seating has at the table for the next round")
     return table
+
+
+def _check_pool_seating(record: object) -> None:
+    """Pool rummy keeps its players: its seating holds only the renames made, in the app's form."""
+    if not isinstance(record, dict) or set(record) != {"changes"} or not isinstance(record["changes"], list):
+        raise Invalid('a pool rummy game\'s "seating" must be null or an object with "changes"')
+    changes = record["changes"]
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict)
+        and item.get("kind") == "rename"
+        and isinstance(item.get("from"), str)
+        and isinstance(item.get("to"), str)
+        and is_whole(item.get("round"))
+        for item in changes
+    ):
+        raise Invalid(f"a pool rummy game's changes of players must be up to {MAX_PLAYER_CHANGES} renames")
 
 
 def _check_hands_seating(values: dict[str, Any], record: object) -> None:

@@ -152,6 +152,16 @@ def test_a_hostile_import_is_refused_in_one_sentence_before_anything_is_stored(c
             "a Pool Rummy 101 game has deals, rejoins and a split (events), not rounds",
         ),
         ("seven players", lambda d: d["game"].update(players=[*"ABCDEFG"]), "takes 2 to 6 players"),
+        (
+            "a seating of another kind",
+            lambda d: d["game"].update(seating={"founders": ["Asha"], "changes": []}),
+            'a pool rummy game\'s "seating" must be null or an object with "changes"',
+        ),
+        (
+            "a join in a pool game",
+            lambda d: d["game"].update(seating={"changes": [{"kind": "add", "name": "Dee", "round": 2}]}),
+            "a pool rummy game's changes of players must be up to 60 renames",
+        ),
     ]
     for name, spoil, sentence in cases:
         hostile = copy.deepcopy(document)
