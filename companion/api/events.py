@@ -49,7 +49,10 @@ def undo_event(game: Game) -> tuple[Response, int]:
 def end_game(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.EndGame) if request.get_data() else schemas.EndGame()
     if kinds.of(game).in_rounds:
-        raise InvalidInput("only a Play or Pay game is ended by the table; a game in rounds ends with its last round")
+        raise InvalidInput(
+            "only a Play or Pay game is ended, or a pool rummy game's pot split, by the table; "
+            "a game in rounds ends with its last round"
+        )
     if pool.is_pool(game):
         pool.end(game, body.split, body.shares, body.version)
     elif body.split is not None or body.shares is not None:

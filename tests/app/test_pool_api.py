@@ -449,6 +449,25 @@ def test_the_endpoints_of_other_games_refuse_a_pool_game_in_its_words(client: Fl
     assert state(client, game) == before
 
 
+def test_a_split_is_refused_for_a_game_of_another_kind(client: FlaskClient) -> None:
+    for variant, sentence in [
+        (
+            "pay-me",
+            "only a Play or Pay game is ended, or a pool rummy game's pot split, by the table; a game in rounds",
+        ),
+        ("play-or-pay", "split and shares go only with a pool rummy game; Play or Pay ends with its chips"),
+    ]:
+        game = client.post("/api/games", json={"variant": variant, "players": ["Ann", "Bob", "Cy"]}).get_json()
+        response = post(client, game, "end", {"split": "equal"})
+        assert response.status_code == 400 and response.get_json()["error"].startswith(sentence)
+        for path, body in [("deals", {"results": {"Ann": "win", "Bob": 3, "Cy": 4}}), ("rejoins", {"player": "Bob"})]:
+            refused = post(client, game, path, body)
+            assert refused.status_code == 400
+            assert refused.get_json()["error"] == "only a pool rummy game takes deals, rejoins and splits"
+        undo = client.delete(f"/api/games/{game['id']}/deals/last?version=1", headers=edit_key(game))
+        assert undo.status_code == 400
+
+
 def test_a_misspelt_player_is_renamed_in_every_deal_and_the_rename_undone(client: FlaskClient) -> None:
     game = new_pool(client, ["Asha", "Bne", "Cy"])
     deal(client, game, {"Asha": "win", "Bne": 70, "Cy": 20})
