@@ -530,20 +530,26 @@ OPTIONS = st.fixed_dictionaries(
         "max_drops": st.sampled_from(["unlimited", 2]),
         "max_rejoins": st.sampled_from(["unlimited", 1]),
         "eliminated_at": st.sampled_from(["reach", "pass"]),
-        "rejoin_cutoff": st.sampled_from([79, "off"]),
+        "rejoin_cutoff": st.sampled_from([None, "off"]),  # None: the preset's (79 or 174)
     }
 )
 
 
-@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=st.data(), options=OPTIONS, count=st.integers(min_value=2, max_value=4))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    variant=st.sampled_from(["pool-101", "pool-201"]),
+    options=OPTIONS,
+    count=st.integers(min_value=2, max_value=4),
+)
 def test_the_api_answers_as_the_command_lines_pool_game(
-    client: FlaskClient, data: st.DataObject, options: dict[str, Any], count: int
+    client: FlaskClient, data: st.DataObject, variant: str, options: dict[str, Any], count: int
 ) -> None:
     """Random deals (mostly those a table plays, now and then a refused one), rejoins of the players put
     out (now and then of another), and maybe a split: the API's standings are pool-game's for the record
     of what was sent, which stops where the API refused."""
-    game = new_pool(client, PLAYERS[:count], **options)
+    chosen = {key: value for key, value in options.items() if value is not None}
+    game = new_pool(client, PLAYERS[:count], variant, **chosen)
     record = json.loads(record_of(game, []))
     answer = state(client, game)
     refused = False
