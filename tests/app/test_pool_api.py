@@ -6,6 +6,7 @@ property: the API answers as the command line's ``pool-game`` for random games."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 from openapi_schema_validator import OAS31Validator
 
 from engine.pool.answers import game_json
-from tests.conftest import edit_key
+from tests.app.test_database_faults import assert_api_503, disk_full
+from tests.conftest import app_on, edit_key
 
 NAMES = ["Asha", "Ben", "Cy"]
 STANDINGS = ("totals", "in", "out", "rejoins", "drops_left", "pot", "paid", "dealer", "winner", "split", "nets")
@@ -599,3 +601,24 @@ def test_the_api_answers_as_the_command_lines_pool_game(
     assert standings(final) == standings(expected)
     assert (expected["refused"] is not None) == refused
     validator(client).validate(final)
+
+
+# ---------------------------------------------------------------- database trouble
+
+
+def test_a_full_disk_is_a_503_for_every_pool_write_and_nothing_is_saved(tmp_path: Path) -> None:
+    with app_on(tmp_path, f"sqlite:///{tmp_path / 'games.sqlite3'}") as app:
+        client = app.test_client()
+        game = new_pool(client)
+        deal(client, game, {"Asha": "win", "Ben": 80, "Cy": 20})
+        second = deal(client, game, {"Asha": 30, "Ben": 21, "Cy": "win"})
+        with disk_full(app):
+            assert_api_503(post(client, game, "deals", {"results": {"Asha": "win", "Cy": 3}}))
+            assert_api_503(post(client, game, "rejoins", {"player": "Ben"}))
+            assert_api_503(post(client, game, "end", {"split": "equal"}))
+            url = f"/api/games/{game['id']}/deals/last?version={second['version']}"
+            assert_api_503(client.delete(url, headers=edit_key(game)))
+            assert_api_503(client.post("/api/games", json={"variant": "pool-201", "players": NAMES}))
+        assert (
+            standings(state(client, game)) == standings(second) and state(client, game)["version"] == second["version"]
+        )
