@@ -91,6 +91,8 @@ def test_the_csv_has_a_row_per_deal_and_the_nets(client: FlaskClient) -> None:
     assert rows[2] == ["2", "Ben", "A", "Ben", "Ben", "35", "35", "35", "40", "40", "36", "win", "0", "20"]
     nets = rows[3]
     assert nets[0] == "net (cents)" and [int(nets[5]), int(nets[8]), int(nets[11])] == [167, -333, 166]
+    download = client.get(f"/games/{game['id']}/export.json")
+    assert download.status_code == 200 and download.get_json()["game"]["money"] == {"buy_in": 500}
 
 
 def refused(client: FlaskClient, document: dict[str, Any], sentence: str) -> None:
