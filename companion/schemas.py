@@ -40,7 +40,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from engine import play_or_pay as pop
 from engine.pot import EntryKind
-from engine.rules import ALL_OPTION_SPECS, POOL_PRESETS, PRESETS, RUMMY_PRESETS
+from engine.rules import ALL_OPTION_SPECS, POOL_OPTION_SPECS, POOL_PRESETS, PRESETS, RUMMY_PRESETS, OptionSpec
 
 PLAY_OR_PAY = "play-or-pay"
 MAX_NAME_LENGTH = 40
@@ -109,6 +109,43 @@ Options: type[BaseModel] = create_model(
 )
 
 
+MAX_BUY_IN = 100_000_00
+"""The largest pool buy-in in cents (companion.services.pool.MAX_BUY_IN, which checks it)."""
+
+
+def _pool_option_field(spec: OptionSpec) -> Any:
+    if spec.kind == "bool":
+        return (bool | None, Field(default=None, description=spec.effect))
+    if spec.kind == "choice":
+        return (Literal[spec.choices] | None, Field(default=None, description=spec.effect))
+    number = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
+    if spec.kind == "limit":  # a number, or its word for none ("off", "unlimited")
+        return (number | Literal[spec.none_word] | None, Field(default=None, description=spec.effect))
+    return (number | None, Field(default=None, description=spec.effect))
+
+
+class PoolMoney(BaseModel):
+    """Pool rummy's one money setting."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    buy_in: Annotated[int, Field(ge=0, le=MAX_BUY_IN)] | None = Field(
+        None, description="Cents each player pays into the pot at the start, and again at each rejoin (default 0)."
+    )
+
+
+PoolOptions: type[BaseModel] = create_model(
+    "PoolOptions",
+    __base__=PoolMoney,
+    __doc__="Pool rummy's house options (RULES.md 11.5) and its buy-in; a game's state lists every one.",
+    **{key: _pool_option_field(spec) for key, spec in POOL_OPTION_SPECS.items()},
+)
+
+
+class AnyOptions(RootModel[Options | PoolOptions]):
+    """The options of a new game: a rummy game's or Play or Pay's (Options), or pool rummy's (PoolOptions)."""
+
+
 @dataclass(frozen=True)
 class DocumentedAs:
     """Documents a field validated as a plain JSON object by a model whose rules the services apply."""
@@ -152,7 +189,7 @@ class NewGame(Body):
     variant: Annotated[
         StrictStr,
         Says("variant must be a preset id such as pay-me"),
-        Field(json_schema_extra={"enum": [*RUMMY_PRESETS, PLAY_OR_PAY]}),
+        Field(json_schema_extra={"enum": list(PRESETS)}),
     ]
     players: Annotated[
         list[Annotated[StrictStr, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_NAME_LENGTH})]],
@@ -162,8 +199,11 @@ class NewGame(Body):
     options: Annotated[
         dict[str, Any] | None,
         Says("options must be an object of house-rule options"),
-        DocumentedAs(Options, nullable=True),
-        Field(description="House rules; each preset says which it takes (the engine checks them)."),
+        DocumentedAs(AnyOptions, nullable=True),
+        Field(
+            description="House rules; each preset says which it takes (the engine checks them). Pool rummy's "
+            "buy-in (cents) is given here too."
+        ),
     ] = None
     first_dealer: Annotated[
         StrictStr | None,
@@ -747,7 +787,9 @@ class PlayerChangeDone(BaseModel):
 
     kind: Literal["rename", "add", "remove"]
     round: int = Field(description="The round (Play or Pay: the hand) the change was made before.")
-    unit: Literal["hand"] | None = Field(None, description='Play or Pay: "hand" (left out for rounds).')
+    unit: Literal["hand", "deal"] | None = Field(
+        None, description='Play or Pay: "hand"; pool rummy: "deal" (left out for rounds).'
+    )
     event: int | None = Field(None, description="Play or Pay: the number of the join or leave event.")
     words: str = Field(description="The change in words, as the history shows it.")
     at: str | None = Field(None, description="When it was made (UTC).")
@@ -865,6 +907,60 @@ class PlayOrPayGame(BaseModel):
     )
 
 
+class PoolDealRow(BaseModel):
+    """A deal of pool rummy as played."""
+
+    number: int
+    dealer: str
+    cut: str | None = Field(description='The card cut ("7H", "JK"), when the table entered it.')
+    wild: str | None = Field(description='Else the wild rank entered ("7", "A", "none"), if any.')
+    results: dict[str, str | int] = Field(
+        description='Each player\'s result as entered: "win", "drop", "middle", "full", "wrong" or a count.'
+    )
+    points: Names = Field(description="What each result scored.")
+    totals: Names = Field(description="Every player's total after the deal and its rejoins.")
+    put_out: list[str] = Field(description="The players the deal put out.")
+    rejoined: list[str] = Field(description="The players who bought back in straight after it.")
+
+
+class PoolSplit(BaseModel):
+    method: Literal["drops", "equal", "amounts"]
+    shares: Names = Field(description="Cents each player still in took from the pot.")
+
+
+class PoolGame(BaseModel):
+    """A pool rummy game (RULES.md 11), rebuilt from its deals, rejoins and split: the standings of
+    ``python -m engine pool-game`` for the same record, the deals played, and what may happen next."""
+
+    id: str
+    variant: Literal["pool-101", "pool-201"]
+    options: PoolOptions
+    players: list[str] = Field(description="Seat order, those who are out included.")
+    first_dealer: str
+    totals: Names
+    in_: list[str] = Field(alias="in", description="The players still in, in seat order.")
+    out: list[str] = Field(description="The players who are out.")
+    rejoins: Names = Field(description="How many times each player bought back in.")
+    drops_left: Names = Field(description="Each player still in: first drops they could still take and stay in.")
+    pot: int = Field(description="Cents in the pot: every buy-in and rejoin.")
+    paid: Names = Field(description="Cents each player paid into the pot.")
+    dealer: str | None = Field(description="Who deals next; null once the game is over.")
+    winner: str | None = Field(description="The last player left, who takes the pot; null otherwise.")
+    split: PoolSplit | None = Field(description="How the pot was shared, when the players still in split it.")
+    nets: Names | None = Field(description="Once the game is over: cents each took minus paid; they sum to 0.")
+    may_rejoin: dict[str, str | None] = Field(
+        description="Each player the last deal put out: null when they may rejoin now, else why not."
+    )
+    deals: list[PoolDealRow]
+    events: int = Field(description="Deals, rejoins and the split recorded (at most 1,000).")
+    finished: bool
+    version: int | None = None
+    group: str | None = Field(None, description="The id of the group that plays the game; null when none.")
+    player_changes: list[PlayerChangeDone] | None = Field(
+        None, description="Renames of misspelt names, in order, undone ones included. Left out while there are none."
+    )
+
+
 class EditKey(BaseModel):
     edit_key: str = Field(description="Send as X-Edit-Key to change the game.")
 
@@ -877,12 +973,16 @@ class CreatedPlayOrPayGame(PlayOrPayGame, EditKey):
     """A new Play or Pay game, with its edit key."""
 
 
-class AnyGame(RootModel[Game | PlayOrPayGame]):
-    """A game of either kind."""
+class CreatedPoolGame(PoolGame, EditKey):
+    """A new pool rummy game, with its edit key."""
 
 
-class AnyCreatedGame(RootModel[CreatedGame | CreatedPlayOrPayGame]):
-    """A new game of either kind, with its edit key."""
+class AnyGame(RootModel[Game | PlayOrPayGame | PoolGame]):
+    """A game of any kind: played in rounds, Play or Pay, or pool rummy."""
+
+
+class AnyCreatedGame(RootModel[CreatedGame | CreatedPlayOrPayGame | CreatedPoolGame]):
+    """A new game of any kind, with its edit key."""
 
 
 class GameSummary(BaseModel):
@@ -953,7 +1053,9 @@ class ExportedGame(Row):
     finished: bool = False
     created_at: UtcDateTime | None = None
     updated_at: UtcDateTime | None = None
-    money: dict[str, Any] | None = Field(None, description="The pot's settings, or Play or Pay's chips.")
+    money: dict[str, Any] | None = Field(
+        None, description="The pot's settings, Play or Pay's chips, or pool rummy's {\"buy_in\": cents}."
+    )
     dealing: dict[str, Any] | None = Field(
         None,
         exclude_if=lambda value: value is None,  # files written before it was recorded read and write back as they were
@@ -1023,8 +1125,14 @@ class ExportedRevision(Row):
 
 class ExportedEvent(Row):
     number: int
-    kind: Literal["play", "pay", "settle", "purchase", "join", "leave"]
-    data: dict[str, Any] = Field(description="The event's fields, without type and version.")
+    kind: Literal["play", "pay", "settle", "purchase", "join", "leave", "deal", "rejoin", "end"] = Field(
+        description="Play or Pay: play, pay, settle, purchase, join, leave; pool rummy: deal, rejoin, end."
+    )
+    data: dict[str, Any] = Field(
+        description="The event's fields, without type and version. Pool rummy: a deal's "
+        '{"results": {name: result}, "cut"?: card, "wild"?: rank}, a rejoin\'s {"player"}, the end\'s '
+        '{"split", "shares"?}.'
+    )
     created_at: UtcDateTime | None = None
 
 

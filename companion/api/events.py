@@ -25,8 +25,8 @@ from companion.services import kinds, play_or_pay, pool
 @edit_required
 def add_event(game: Game) -> tuple[Response, int]:
     body = json_object_body()
-    if kinds.of(game).in_rounds:
-        raise InvalidInput(play_or_pay.EVENTS_REFUSED)
+    if not play_or_pay.is_play_or_pay(game):
+        raise InvalidInput(play_or_pay.events_refused(game))
     bodies.event()  # the structure; the services check the players and cards
     after = play_or_pay.record_event(game, body, body.get("version"))
     answer = after.as_json()
@@ -49,7 +49,10 @@ def undo_event(game: Game) -> tuple[Response, int]:
 def end_game(game: Game) -> tuple[Response, int]:
     body = bodies.parse(schemas.EndGame) if request.get_data() else schemas.EndGame()
     if kinds.of(game).in_rounds:
-        raise InvalidInput("only a Play or Pay game is ended by the table; a game in rounds ends with its last round")
+        raise InvalidInput(
+            "only a Play or Pay game is ended, or a pool rummy game's pot split, by the table; "
+            "a game in rounds ends with its last round"
+        )
     if pool.is_pool(game):
         pool.end(game, body.split, body.shares, body.version)
     elif body.split is not None or body.shares is not None:

@@ -36,6 +36,8 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     schemas.NewGroup,
     schemas.BuyChange,
     schemas.PlayerChange,
+    schemas.PoolDeal,
+    schemas.PoolRejoin,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     schemas.AnyGame,
@@ -83,6 +85,9 @@ WRITES = frozenset(
         "endGame",
         "undoEvent",
         "importGame",
+        "addDeal",
+        "addRejoin",
+        "undoDeal",
     }
 )
 """The operations that change something: each takes an Idempotency-Key (companion.api.once)."""
@@ -196,6 +201,7 @@ def paths() -> dict[str, Any]:
     """The table of paths: every route of the /api blueprint."""
     game = answer("AnyGame", "The game state.")
     play_or_pay = answer("PlayOrPayGame", "The Play or Pay game state.")
+    pool = answer("PoolGame", "The pool rummy game state.")
     return {
         "/api/games": {
             "get": operation(
@@ -311,8 +317,8 @@ def paths() -> dict[str, Any]:
                 keyed=True,
                 description="Send one of rename, add (with start) or remove. 400 with the reason, and nothing "
                 "stored, for a name already at the table (whatever its case), a full table, too few players left, "
-                "a player who is not at the table, or a finished game (renames are taken then too). Play or Pay "
-                "games answer 400 for now.",
+                "a player who is not at the table, or a finished game (renames are taken then too). A pool "
+                "rummy game takes only renames: a player put out comes back by a rejoin.",
             ),
         },
         "/api/games/{game_id}/players/last": {
@@ -405,13 +411,59 @@ def paths() -> dict[str, Any]:
             "post": optional_body(
                 operation(
                     "endGame",
-                    "End a Play or Pay game: its results (chips held minus chips bought) are final",
-                    {"200": play_or_pay, **errors(400, 403, 404, 409)},
+                    "End a Play or Pay game (its results are final), or split a pool rummy game's pot",
+                    {"200": game, **errors(400, 403, 404, 409)},
                     request="EndGame",
                     keyed=True,
-                    description="The body may be left out, or hold the version seen. 400 while a hand is being played, "
-                    "for a game already ended, or a game played in rounds. Undo (DELETE .../events/last) reopens it.",
+                    description="Play or Pay: the body may be left out, or hold the version seen; 400 while a hand "
+                    "is being played, for a game already ended, or a game played in rounds. Undo (DELETE "
+                    '.../events/last) reopens it. Pool rummy: {"split": "drops"|"equal"|"amounts"} (with "shares" '
+                    "for amounts), when every player still in agrees; 400 with the reason, and nothing stored, when "
+                    "the split by drops would leave less than one buy-in to share, typed shares miss a player, name "
+                    "one who is out or do not sum to the pot, or the game is over. Undo (DELETE .../deals/last) "
+                    "takes the split back.",
                 )
+            ),
+        },
+        "/api/games/{game_id}/deals": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "addDeal",
+                "Pool rummy: record a deal, a result for every player still in",
+                {"201": pool, **errors(400, 403, 404, 409)},
+                request="PoolDeal",
+                keyed=True,
+                description="400 with the reason, and nothing stored, for a game that is over, a name that is not "
+                "a player, a result for a player who is out, a player still in without a result, a result that is "
+                'not "win", "drop", "middle", "full", "wrong" or a whole count from 0, not exactly one win, a drop '
+                "past max_drops, a card cut that is not in the deck (or a cut when cut_joker is off), or a game of "
+                "another kind. A deal that takes a player to the limit puts them out; may_rejoin says who may buy "
+                "back in now.",
+            ),
+        },
+        "/api/games/{game_id}/rejoins": {
+            "parameters": [GAME_ID],
+            "post": operation(
+                "addRejoin",
+                "Pool rummy: a player put out by the last deal buys back in",
+                {"201": pool, **errors(400, 403, 404, 409)},
+                request="PoolRejoin",
+                keyed=True,
+                description="The player pays the buy-in again and comes back at the highest total still in plus "
+                "one. 400 with the reason, and nothing stored, for a game that is over, a player who is not out, "
+                "a deal dealt since the player went out, max_rejoins reached, a highest total above the rejoin "
+                "cutoff, or a rejoin total that is itself out.",
+            ),
+        },
+        "/api/games/{game_id}/deals/last": {
+            "parameters": [GAME_ID],
+            "delete": operation(
+                "undoDeal",
+                "Pool rummy: undo the last deal, rejoin or split (404 when there is none)",
+                {"200": pool, **errors(400, 403, 404, 409, 428)},
+                keyed=True,
+                description=UNDO_DESCRIPTION,
+                parameters=(VERSION_QUERY, IF_MATCH),
             ),
         },
         "/api/games/{game_id}/events/last": {
@@ -477,7 +529,7 @@ def _document() -> dict[str, Any]:
         "info": {
             "title": "Card Table Companion API",
             "version": "1",
-            "description": f"Score rummy games ({_rummy_names()}) and Play or Pay. "
+            "description": f"Score rummy games ({_rummy_names()}), Play or Pay, and pool rummy 101 and 201. "
             "Player names are the keys of scores and totals.",
         },
         "paths": paths(),

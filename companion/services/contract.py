@@ -15,7 +15,7 @@ from typing import Any
 from companion.errors import InvalidInput
 from companion.models import Game, utc_now
 from companion.services import seating
-from companion.services.store import check_version, commit, engine_call, rules_for
+from companion.services.store import ROUNDS_KIND, check_version, commit, engine_call, preset_kind, rules_for
 from engine import contracts
 from engine.rules import RuleSet
 from engine.schedule import RoundInfo
@@ -125,6 +125,8 @@ def change_buys(game: Game, player: object, change: object, expected_version: ob
     The engine refuses a buy past the deal's limit; nothing is stored from a refused change.
     """
     check_version(game, expected_version)
+    if preset_kind(game.variant) != ROUNDS_KIND:  # Play or Pay, pool rummy: no deals of Contract Rummy
+        raise InvalidInput(NO_BUYING)
     rules = rules_for(game.variant, game.options)
     if not has_buying(rules):
         raise InvalidInput(NO_BUYING)

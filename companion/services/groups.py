@@ -23,8 +23,8 @@ from sqlalchemy.orm import selectinload
 from companion.errors import InvalidInput, NotAllowed, NotFound
 from companion.extensions import db
 from companion.models import Game, Group, GroupMember
-from companion.services import chart, kinds, play_or_pay, rummy
-from companion.services.store import MAX_NAME_LENGTH, commit, engine_call, hash_key, safe_cell
+from companion.services import chart, kinds, play_or_pay, pool, rummy
+from companion.services.store import MAX_NAME_LENGTH, PRESETS, commit, engine_call, hash_key, safe_cell
 from engine import groups as stats
 
 MAX_GROUP_NAME = 80
@@ -290,6 +290,8 @@ def _record(game: Game) -> tuple[stats.PlayedGame, GameLine]:
         played = stats.PlayedGame(game.id, everyone, ended, money=results, ranks=ranks)
         line = GameLine(game.id, table.name, game.variant, game.created_at, everyone, played.winners, ended)
         return played, line
+    if pool.is_pool(game):
+        return _pool_record(game)
     view = rummy.build_view(game)
     pot = view.pot
     money = dict(pot.net) if pot is not None and pot.paid_out else {}
@@ -298,6 +300,24 @@ def _record(game: Game) -> tuple[stats.PlayedGame, GameLine]:
     )
     line = GameLine(game.id, view.name, game.variant, game.created_at, view.players, view.winners, view.finished)
     return played, line
+
+
+def _pool_record(game: Game) -> tuple[stats.PlayedGame, GameLine]:
+    """Pool rummy: a finished game places the players who took the pot (the last one left, or those who
+    split it) first, sharing the win, and everyone put out after them; its money is each player's net
+    (took from the pot minus the buy-ins paid, in cents, summing to zero). A split's odd cents do not
+    rank one sharer above another."""
+    played = pool.replay(game)
+    standings = played.standings
+    names = tuple(played.players)
+    over = played.finished
+    ranks = {name: 0 if seat in standings.seats_in else 1 for seat, name in enumerate(names)} if over else {}
+    nets = standings.nets
+    money = dict(zip(names, nets, strict=True)) if nets is not None else {}
+    # no points and no rounds: pool totals are not comparable with the points of games in rounds
+    record = stats.PlayedGame(game.id, names, over, money=money, ranks=ranks)
+    line = GameLine(game.id, PRESETS[game.variant].name, game.variant, game.created_at, names, record.winners, over)
+    return record, line
 
 
 def group_view(group: Group) -> GroupView:

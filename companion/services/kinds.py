@@ -20,7 +20,7 @@ from sqlalchemy.orm import selectinload
 from companion.errors import ServiceError
 from companion.extensions import db
 from companion.models import Game
-from companion.services import play_or_pay, pool, rummy
+from companion.services import play_or_pay, pool, rummy, seating
 from companion.services.store import GameSummary, current_version, forget_reads, get_game, preset_kind
 
 
@@ -51,9 +51,18 @@ def _create_play_or_pay(
     return play_or_pay.create_play_or_pay(players, options, first_dealer, first_dealer_method, scorekeeper)
 
 
+def _pool_state_json(game: Game) -> dict[str, Any]:
+    """A pool game's state, with its renames (the one change of players it takes) once there are any."""
+    answer = pool.state_json(game)
+    changes = seating.changes_of(game)
+    if changes:
+        answer["player_changes"] = [play_or_pay.changes_json(change) for change in changes]
+    return answer
+
+
 ROUNDS = GameKind(rummy.KIND, True, rummy.create_game, rummy.state_json, rummy.summary)
 HANDS = GameKind(play_or_pay.KIND, False, _create_play_or_pay, play_or_pay.state_json, play_or_pay.summary)
-KNOCKOUT = GameKind(pool.KIND, False, pool.create_pool, pool.state_json, pool.summary)
+KNOCKOUT = GameKind(pool.KIND, False, pool.create_pool, _pool_state_json, pool.summary)
 KINDS: dict[str, GameKind] = {kind.key: kind for kind in (ROUNDS, HANDS, KNOCKOUT)}
 
 

@@ -16,6 +16,7 @@ from companion.models import Game, GameEvent, utc_now
 from companion.services import seating
 from companion.services.store import (
     HANDS_KIND,
+    POOL_KIND,
     PRESETS,
     GameSummary,
     check_version,
@@ -42,6 +43,14 @@ EVENT_KINDS = ("play", "pay", "settle", "purchase")
 STORED_KINDS = (*EVENT_KINDS, "join", "leave")
 """Events a game stores: those of play, and the players who join or leave (issue 27, through the players' route)."""
 EVENTS_REFUSED = "only a Play or Pay game takes events; this game is played in rounds"
+POOL_EVENTS_REFUSED = "only a Play or Pay game takes events; a pool rummy game takes deals, rejoins and a split"
+
+
+def events_refused(game: object) -> str:
+    """The sentence refusing Play or Pay's events on a game of another kind."""
+    return POOL_EVENTS_REFUSED if preset_kind(getattr(game, "variant", None)) == POOL_KIND else EVENTS_REFUSED
+
+
 ENDED = "the table has ended this game; undo to take the ending back first"
 
 
@@ -297,7 +306,7 @@ def flag_json(flag: pop.Flag, players: Sequence[str]) -> dict[str, Any]:
 def table(game: Game, extra: tuple[str, dict[str, Any]] | None = None) -> Table:
     """Rebuild a Play or Pay game by replaying its events through the engine (and `extra`, a new one, if given)."""
     if not is_play_or_pay(game):
-        raise InvalidInput(EVENTS_REFUSED)
+        raise InvalidInput(events_refused(game))
     events = [{"type": event.kind, **event.data} for event in game.events]
     if extra is not None:
         kind, data = extra

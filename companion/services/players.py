@@ -15,9 +15,10 @@ from sqlalchemy import select, update
 from companion.errors import InvalidInput, NotFound
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision, utc_now
-from companion.services import groups, play_or_pay, rummy, seating
+from companion.services import groups, play_or_pay, pool, rummy, seating
 from companion.services.store import (
     HANDS_KIND,
+    POOL_KIND,
     check_version,
     clean_name,
     commit,
@@ -29,6 +30,10 @@ from companion.services.store import (
 from engine import seating as seats
 from engine.seating import Table
 
+POOL_SEATS_FIXED = (
+    "a pool rummy game keeps the players it started with: a player put out comes back by a rejoin,"
+    " and only a misspelt name can be changed (a rename)"
+)
 MAX_CHANGES = 60
 """The most changes of players one game keeps (undone ones included): a table changes a few times a night."""
 
@@ -52,6 +57,8 @@ def change_players(
         raise InvalidInput(f"this game has had {MAX_CHANGES} changes of players, the most one game keeps")
     if rename is not None:
         return rename_player(game, rename.get("from"), rename.get("to"))
+    if preset_kind(game.variant) == POOL_KIND:
+        raise InvalidInput(POOL_SEATS_FIXED)
     if preset_kind(game.variant) == HANDS_KIND:
         if start is not None:
             raise InvalidInput("a late player at a Play or Pay table starts with the starting chips; send no start")
@@ -106,6 +113,8 @@ def _next_round(game: Game) -> int:
 def rename_player(game: Game, old: object, new: object) -> str:
     """Rename a player everywhere: the table, every round and its history, the checks, the group."""
     old_name, new_name = _name(old, "rename.from"), _name(new, "rename.to")
+    if preset_kind(game.variant) == POOL_KIND:
+        return _rename_in_pool(game, old_name, new_name)
     if preset_kind(game.variant) == HANDS_KIND:
         hand = _rename_at_hands(game, old_name, new_name)
         change = {"kind": "rename", "from": old_name, "to": new_name, "round": hand, "unit": "hand"}
@@ -168,6 +177,9 @@ def undo_last_change(game: Game, expected_version: object = None) -> str:
     change = changes[index]
     words = seating.change_words(change)
     undone = utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    if preset_kind(game.variant) == POOL_KIND:  # only renames are kept: rename back
+        _rename_in_pool(game, change["to"], change["from"], undo_of=index)
+        return words
     if preset_kind(game.variant) == HANDS_KIND:
         if change["kind"] == "rename":
             _rename_at_hands(game, change["to"], change["from"])
@@ -208,6 +220,46 @@ def _rename_at_hands(game: Game, old: str, new: str) -> int:
     game.seating = {"founders": founders, "changes": changes}
     game.players = [new if name == old else name for name in game.players]
     return now.hand.hand
+
+
+def _rename_in_pool(game: Game, old: str, new: str, undo_of: int | None = None) -> str:
+    """Pool rummy: a misspelt name rewritten in the players, every deal, rejoin and split, and the checks.
+
+    The change is kept in the seating's list of changes (as Play or Pay keeps it), so it shows in the
+    history and can be undone (`undo_of`: the change being undone, by renaming back). Events name players
+    only as result and share keys and as the rejoining player, so the replay answers the same standings."""
+    before = pool.replay(game)
+    engine_call(seats.verify_rename, seats.founders(list(game.players), game.players[0]), old, new)
+    for event in game.events:
+        event.data = _renamed_pool_event(event.data, old, new)
+    game.players = [new if name == old else name for name in game.players]
+    if game.dealing and game.dealing.get("scorekeeper") == old:
+        game.dealing = {**game.dealing, "scorekeeper": new}
+    db.session.execute(
+        update(Dispute).where(Dispute.game_id == game.id, Dispute.player == old).values(player=new),
+        execution_options={"synchronize_session": False},
+    )
+    changes = [_renamed_change(item, old, new) for item in seating.changes_of(game)]
+    change = {"kind": "rename", "from": old, "to": new, "round": before.standings.deals + 1, "unit": "deal"}
+    if undo_of is None:
+        change["at"] = utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        changes.append(change)
+    else:
+        changes[undo_of] = {**changes[undo_of], "undone_at": utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")}
+    game.seating = {"changes": changes}
+    game.updated_at = utc_now()
+    _join_group(game, new)
+    commit()
+    return seating.change_words(change)
+
+
+def _renamed_pool_event(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    renamed = {key: new if key == "player" and value == old else value for key, value in data.items()}
+    for key in ("results", "shares"):
+        named = renamed.get(key)
+        if isinstance(named, dict):
+            renamed[key] = _renamed_keys(named, old, new)
+    return renamed
 
 
 def _renamed_event(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:

@@ -380,3 +380,57 @@ def summary(game: Game) -> GameSummary:
         finished=bool(game.finished),
         created_at=game.created_at,
     )
+
+
+# ---------------------------------------------------------------- events as the app writes them
+
+
+def canonical_event(game: Game, kind: object, data: object) -> dict[str, Any]:
+    """An event's data as `add_deal`, `rejoin` and `end` store it; InvalidInput when it is not one.
+
+    An import compares each event with this form, so a file holds only what the app could have written.
+    """
+    if kind not in EVENT_KINDS:
+        raise InvalidInput(f'"{str(kind)[:20]}" is not a kind of pool event: deal, rejoin or end')
+    if not isinstance(data, dict):
+        raise InvalidInput("an event's data must be an object")
+    fields = {"deal": {"results", "cut", "wild"}, "rejoin": {"player"}, "end": {"split", "shares"}}[str(kind)]
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise InvalidInput(f'a {kind} has no field "{str(unknown[0])[:40]}"')
+    if kind == "deal":
+        results = data.get("results")
+        if not isinstance(results, dict):
+            raise InvalidInput("a deal needs results: one for every player still in")
+        parsed: dict[str, str | int] = {}
+        for name, value in results.items():
+            try:
+                parsed[name] = parse_result(value).to_json()
+            except EngineError as error:
+                raise InvalidInput(f"{name}: {error}") from error
+        return {"results": parsed, **deal_cut(game, data.get("cut"), data.get("wild"))}
+    if kind == "rejoin":
+        player = data.get("player")
+        if not isinstance(player, str):
+            raise InvalidInput("a rejoin needs the player who buys back in")
+        return {"player": player}
+    split = data.get("split")
+    if split not in SPLITS:
+        raise InvalidInput('split must be "drops", "equal" or "amounts"')
+    if split != "amounts":
+        if "shares" in data:
+            raise InvalidInput('shares go only with the split "amounts"')
+        return {"split": split}
+    if not isinstance(data.get("shares"), dict):
+        raise InvalidInput("shares must be an object of cents by the name of each player still in")
+    return {"split": split, "shares": data["shares"]}
+
+
+def verify_replay(game: Game) -> None:
+    """Replay a game's events once; a step the rules refuse raises InvalidInput naming the event (from 1)."""
+    standings = pool_game.start(rules_of(game), game.players, buy_in_of(game), game.first_dealer)
+    for number, event in enumerate(game.events, start=1):
+        try:
+            standings = _apply(standings, event.kind, event.data)
+        except Refusal as refusal:
+            raise InvalidInput(f"event {number} ({event.kind}) is refused: {refusal}") from refusal

@@ -33,6 +33,7 @@ from companion.services.store import (
     clean_players,
     commit,
     engine_call,
+    not_in_rounds,
     preset_kind,
     require_version,
     rules_for,
@@ -453,7 +454,7 @@ def state_json(game: Game) -> dict[str, Any]:
 def verify_rounds(game: Game) -> None:
     """Refuse round writes on a game that is not played in rounds."""
     if preset_kind(game.variant) != KIND:
-        raise InvalidInput(ROUNDS_REFUSED)
+        raise InvalidInput(not_in_rounds(game.variant))
 
 
 # ---------------------------------------------------------------- writing

@@ -54,6 +54,8 @@ ROUNDS_KIND = "rummy"
 """The preset kind (engine.rules.Preset.kind) of games played in rounds: Pay Me, Three Thirteen, 3-13."""
 HANDS_KIND = "stops"
 """The preset kind of games played in hands, card by card: Play or Pay."""
+POOL_KIND = "pool"
+"""The preset kind of pool rummy (101, 201): deals, a knock-out and a pot."""
 MAX_NAME_LENGTH = 40
 
 TRADEMARK_LINES = {"five-crowns": "Five Crowns® is a trademark of its publisher; this companion is not affiliated."}
@@ -117,6 +119,13 @@ def preset_kind(variant: object) -> str | None:
     """The kind of a preset ("rummy", "stops"), or None for an unknown variant."""
     preset = PRESETS.get(variant) if isinstance(variant, str) else None
     return preset.kind if preset is not None else None
+
+
+def not_in_rounds(variant: object) -> str:
+    """The sentence refusing a round (or a buy) sent to a game not played in rounds, by its kind."""
+    if preset_kind(variant) == POOL_KIND:
+        return f"{PRESETS[str(variant)].name} is played in deals, not rounds"
+    return "Play or Pay is played in hands, not rounds"
 
 
 def is_whole(value: object) -> bool:

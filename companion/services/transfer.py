@@ -14,12 +14,12 @@ compares its fields with the columns; a new column means a new format version). 
   import ignores.
 
 Dates are ISO 8601 strings in UTC, written with Z (an import also reads them without a zone, as
-earlier exports wrote them). An import checks everything before it writes: the
-format, the column names and types, the variant and options (through the engine), the players,
-every round (`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history,
-the Play or Pay events (replayed through the engine); then it inserts the game in one transaction,
-and checks that the stored game reads back (pages and API) before committing. Any refusal is an
-InvalidInput with one sentence, and nothing is stored.
+earlier exports wrote them). An import checks everything before it writes: the format, the column
+names and types, the variant and options (through the engine), the players, every round
+(`engine.scoring.verify_round_scores`, numbers 1..n within the schedule), the history, the Play or
+Pay events and pool rummy's deals, rejoins and split (replayed through the engine); then it inserts
+the game in one transaction, and checks that the stored game reads back (pages and API) before
+committing. Any refusal is an InvalidInput with one sentence, and nothing is stored.
 """
 
 from __future__ import annotations
@@ -49,13 +49,14 @@ from companion.bounds import (
 from companion.errors import InvalidInput, ServiceError
 from companion.extensions import db
 from companion.models import Dispute, Game, GameEvent, Round, RoundRevision
-from companion.services import contract, disputes, groups, kinds, play_or_pay, pot, rummy, seating
+from companion.services import contract, disputes, groups, kinds, play_or_pay, pool, pot, rummy, seating
 from companion.services.players import MAX_CHANGES as MAX_PLAYER_CHANGES
 from companion.services.store import (
     PRESETS,
     choose_first_dealer,
     clean_players,
     commit,
+    engine_call,
     hash_key,
     is_whole,
     rules_for,
@@ -64,6 +65,7 @@ from companion.services.store import (
 from engine import play_or_pay as pop
 from engine import seating as seats
 from engine.errors import EngineError
+from engine.rules import RuleSet, rule_set
 from engine.scoring import verify_round_scores
 
 FORMAT = schemas.FORMAT
@@ -186,6 +188,14 @@ def derived(game: Game) -> dict[str, Any]:
     state.pop("version", None)
     if state.get("group") is None:  # a loose game's export stays as it was before groups
         state.pop("group", None)
+    if pool.is_pool(game):
+        return {
+            "note": "Computed from the rows above; an import ignores this part.",
+            "totals": state["totals"],
+            "winners": [state["winner"]] if state["winner"] is not None else [],
+            "ledger": {key: state[key] for key in ("pot", "paid", "split", "nets")},
+            "state": state,
+        }
     in_hands = not kinds.of(game).in_rounds
     return {
         "note": "Computed from the rows above; an import ignores this part.",
@@ -233,6 +243,8 @@ def export_csv(game: Game) -> str:
     A Play or Pay game has a row per settled hand: dealer, winner, each player's chips won or paid
     and their balance after the hand.
     """
+    if pool.is_pool(game):
+        return _pool_csv(game)
     if not kinds.of(game).in_rounds:
         return _play_or_pay_csv(game)
     view = rummy.build_view(game)
@@ -262,6 +274,27 @@ def export_csv(game: Game) -> str:
             if with_buys:
                 row.append((played.buys or {}).get(name, 0))
         rows.append(row)
+    return _csv(header, rows)
+
+
+def _pool_csv(game: Game) -> str:
+    """Pool rummy: a row per deal (its dealer, the cut, each player's result, points and total after it,
+    who it put out and who bought back in); once the game is over, a row of each player's net in cents."""
+    played = pool.replay(game)
+    players = list(played.players)
+    header: list[object] = ["deal", "dealer", "cut", "put_out", "rejoined"]
+    for name in players:
+        header += [f"{name} result", f"{name} points", f"{name} total"]
+    rows: list[list[object]] = []
+    for deal in played.deals:
+        row: list[object] = [deal.number, deal.dealer, deal.cut or deal.wild or "", " ".join(deal.put_out)]
+        row.append(" ".join(deal.rejoined))
+        for name in players:
+            row += [deal.results.get(name, ""), deal.points.get(name, ""), deal.totals[name]]
+        rows.append(row)
+    nets = played.standings.nets
+    if nets is not None:
+        rows.append(["net (cents)", "", "", "", "", *[cell for net in nets for cell in (net, "", "")]])
     return _csv(header, rows)
 
 
@@ -448,7 +481,10 @@ def _settings(values: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
     stored_money = values.get("money")
     if not isinstance(options, dict):
         raise Invalid('the game\'s "options" must be an object')
-    if not kinds.of_variant(variant).in_rounds:
+    if kinds.of_variant(variant) is kinds.KNOCKOUT:
+        names = _pool_settings(values, variant, options, stored_money)
+        rounds = 0
+    elif not kinds.of_variant(variant).in_rounds:
         if options:
             raise Invalid("a Play or Pay game keeps its chips in money, not in options")
         if not isinstance(stored_money, dict) or set(stored_money) != {"chips"}:
@@ -478,6 +514,18 @@ def _settings(values: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
         raise Invalid("first_dealer must be the seat (0 for the first player) of the player who dealt round 1")
     _check_dealing(values.get("dealing"), variant, names, int(first))  # type: ignore[arg-type]
     return values, names, rounds
+
+
+def _pool_settings(values: dict[str, Any], variant: str, options: dict[str, Any], money: object) -> list[str]:
+    """Pool rummy: its house options (through the engine), its buy-in (cents, kept in money) and players."""
+    if pool.BUY_IN_KEY in options:
+        raise Invalid("a pool rummy game keeps its buy-in in money, not in options")
+    if not isinstance(money, dict) or set(money) != {pool.BUY_IN_KEY}:
+        raise Invalid('a pool rummy game needs money like {"buy_in": 500} (cents)')
+    pool.verify_buy_in(money[pool.BUY_IN_KEY])
+    rules: RuleSet = engine_call(rule_set, variant, dict(options))
+    values["options"] = rules.options_json()
+    return clean_players(values.get("players"), rules.preset)
 
 
 def _check_dealing(record: object, variant: str, players: list[str], first: int) -> None:
@@ -564,7 +612,7 @@ def _check_rounds(
     rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
 ) -> None:
     if rows and total == 0:
-        raise Invalid("a Play or Pay game has hands (events), not rounds")
+        raise Invalid(f"a {PRESETS[shadow.variant].name} game has {_units(shadow)}, not rounds")
     if len(rows) > total:
         raise Invalid(f"the file has {len(rows)} rounds, but this game has only {total}")
     for index, row in enumerate(rows, start=1):
@@ -573,11 +621,15 @@ def _check_rounds(
         _check_round_like(f"round {index}", row, _round_players(players, table, index), shadow)
 
 
+def _units(shadow: Any) -> str:
+    return "deals, rejoins and a split (events)" if pool.is_pool(shadow) else "hands (events)"
+
+
 def _check_revisions(
     rows: list[dict[str, Any]], players: list[str], total: int, shadow: Any, table: seats.Table | None = None
 ) -> None:
     if rows and total == 0:
-        raise Invalid("a Play or Pay game has no round history")
+        raise Invalid(f"a {PRESETS[shadow.variant].name} game has no round history")
     for index, row in enumerate(rows, start=1):
         where = f"history entry {index}"
         number = row.get("number")
@@ -589,6 +641,9 @@ def _check_revisions(
 
 
 def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
+    if pool.is_pool(shadow):
+        _check_pool_events(rows, shadow)
+        return
     if not play_or_pay.is_play_or_pay(shadow):
         if rows:
             raise Invalid(play_or_pay.EVENTS_REFUSED)
@@ -615,6 +670,27 @@ def _check_events(rows: list[dict[str, Any]], shadow: Any) -> None:
         play_or_pay.table(shadow)
     except ServiceError as error:
         raise Invalid(f"the events cannot be replayed: {error.message}") from error
+
+
+def _check_pool_events(rows: list[dict[str, Any]], shadow: Any) -> None:
+    """Pool rummy's deals, rejoins and end: at most pool.MAX_EVENTS, each written as the app writes it,
+    and the whole list replayed through the engine (a step the rules refuse is named with its sentence)."""
+    if len(rows) > pool.MAX_EVENTS:
+        raise Invalid(f"a pool rummy game holds at most {pool.MAX_EVENTS} deals, rejoins and splits")
+    for index, row in enumerate(rows, start=1):
+        if row.get("number") != index:
+            raise Invalid(f"event numbers must run 1, 2, 3… in order; event {index} is numbered {row.get('number')}")
+        try:
+            written = pool.canonical_event(shadow, row.get("kind"), row.get("data"))
+        except ServiceError as error:
+            raise Invalid(f"event {index}: {error.message}") from error
+        if written != row.get("data"):
+            raise Invalid(f"event {index}: the event is not written as the app writes it")
+    shadow.events = [_Shadow(kind=row["kind"], data=row["data"]) for row in rows]
+    try:
+        pool.verify_replay(shadow)
+    except ServiceError as error:
+        raise Invalid(error.message) from error
 
 
 def _check_events_with_seats(rows: list[dict[str, Any]], shadow: Any) -> None:
@@ -644,6 +720,12 @@ def _check_ended(finished: object, shadow: Any) -> None:
     """A Play or Pay game the table ended (D17) ends between hands, as the app ends it."""
     if finished and not play_or_pay.table(shadow).between_hands:
         raise Invalid("the game is marked ended while a hand is being played")
+
+
+def _check_pool_finished(finished: object, shadow: Any) -> None:
+    """A pool game is finished exactly when one player is left or the pot was split."""
+    if finished != pool.replay(shadow).finished:
+        raise Invalid("the game is marked finished when its deals do not end it, or the other way round")
 
 
 def _check_disputes(rows: list[dict[str, Any]], players: list[str], total: int) -> None:
@@ -727,6 +809,9 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     record = values.get("seating")
     if record is None:
         return None
+    if kinds.of_variant(values["variant"]) is kinds.KNOCKOUT:
+        _check_pool_seating(record)
+        return None
     if total == 0:
         _check_hands_seating(values, record)
         return None
@@ -758,6 +843,22 @@ def _check_seating(values: dict[str, Any], players: list[str], played: int, tota
     return table
 
 
+def _check_pool_seating(record: object) -> None:
+    """Pool rummy keeps its players: its seating holds only the renames made, in the app's form."""
+    if not isinstance(record, dict) or set(record) != {"changes"} or not isinstance(record["changes"], list):
+        raise Invalid('a pool rummy game\'s "seating" must be null or an object with "changes"')
+    changes = record["changes"]
+    if len(changes) > MAX_PLAYER_CHANGES or not all(
+        isinstance(item, dict)
+        and item.get("kind") == "rename"
+        and isinstance(item.get("from"), str)
+        and isinstance(item.get("to"), str)
+        and is_whole(item.get("round"))
+        for item in changes
+    ):
+        raise Invalid(f"a pool rummy game's changes of players must be up to {MAX_PLAYER_CHANGES} renames")
+
+
 def _check_hands_seating(values: dict[str, Any], record: object) -> None:
     """Play or Pay: the players the game started with (its events are replayed from them) and the
     list of changes; the replay checks that the game's players are those at the table now."""
@@ -787,6 +888,7 @@ class _Shadow:
     """A stand-in with a game's attributes, for the money checks before anything is stored."""
 
     variant: str = ""
+    options: dict[str, Any] | None = None
     players: list[str] | None = None
     money: dict[str, Any] | None = None
     first_dealer: int = 0
@@ -815,6 +917,7 @@ def check_document(document: object) -> Plan:
     values, players, total = _settings(_row("the game", document.get("game"), game_fields()))
     shadow = _Shadow(
         variant=values["variant"],
+        options=values.get("options"),
         players=players,
         money=values.get("money"),
         first_dealer=values["first_dealer"],
@@ -842,11 +945,16 @@ def check_document(document: object) -> Plan:
     _check_revisions(tables.get("round_revisions", []), players, total, shadow, table)
     _check_contract_rummy(values, tables, everyone)
     _check_events(tables.get("game_events", []), shadow)
-    _check_disputes(tables.get("disputes", []), everyone, total)
+    checked_deals = total  # a pool game's checks name its deals: those played, and the one being played
+    if pool.is_pool(shadow):
+        checked_deals = 1 + sum(1 for row in tables.get("game_events", []) if row.get("kind") == "deal")
+    _check_disputes(tables.get("disputes", []), everyone, checked_deals)
     _check_rejudge_budget(tables.get("disputes", []))
     finished = values.get("finished", False)
     if play_or_pay.is_play_or_pay(shadow):
         _check_ended(finished, shadow)
+    elif pool.is_pool(shadow):
+        _check_pool_finished(finished, shadow)
     elif finished != (total > 0 and len(tables.get("rounds", [])) >= total):
         raise Invalid("the game is marked finished when not every round is scored, or the other way round")
     return Plan(values, players, total, tables)

@@ -218,7 +218,10 @@ def test_refused_creations_have_their_own_limit(app: Flask, client: FlaskClient)
 def test_any_if_match_on_the_undo_endpoints_is_400_or_428(client: FlaskClient, value: str) -> None:
     rummy_game = api_game(client, "pay-me", PLAYERS, "Ann")
     chips = api_game(client, "play-or-pay", PLAYERS, "Ann")
-    for game, path in ((rummy_game, "rounds/last"), (chips, "events/last")):
+    pool = api_game(client, "pool-101", PLAYERS, "Ann")
+    played = {"results": dict(zip(PLAYERS, ["win", 3, 4], strict=True))}
+    assert client.post(f"/api/games/{pool['id']}/deals", json=played, headers=edit_key(pool)).status_code == 201
+    for game, path in ((rummy_game, "rounds/last"), (chips, "events/last"), (pool, "deals/last")):
         headers = {**edit_key(game), "If-Match": value}
         response = client.delete(f"/api/games/{game['id']}/{path}", headers=headers)
         assert response.status_code in (400, 428), (path, value, response.status_code)

@@ -44,6 +44,11 @@ OPERATIONS_OF_PLAYERS = {  # issue 27: players who come, go, or were misspelt
     ("/api/games/{game_id}/players", "post"),
     ("/api/games/{game_id}/players/last", "delete"),
 }
+OPERATIONS_OF_POOL = {  # issue 30: pool rummy's deals, rejoins and undo (its split is POST .../end)
+    ("/api/games/{game_id}/deals", "post"),
+    ("/api/games/{game_id}/rejoins", "post"),
+    ("/api/games/{game_id}/deals/last", "delete"),
+}
 SCHEMAS_BEFORE = {
     "AnyCreatedGame",
     "AnyGame",
@@ -82,15 +87,28 @@ def test_every_operation_of_before_is_still_described(client: FlaskClient) -> No
     described = {
         (path, method) for path, item in document(client)["paths"].items() for method in item if method != "parameters"
     }
-    assert described == OPERATIONS_BEFORE | OPERATIONS_OF_GROUPS | OPERATIONS_OF_CONTRACT_RUMMY | OPERATIONS_OF_PLAYERS
+    assert described == (
+        OPERATIONS_BEFORE
+        | OPERATIONS_OF_GROUPS
+        | OPERATIONS_OF_CONTRACT_RUMMY
+        | OPERATIONS_OF_PLAYERS
+        | OPERATIONS_OF_POOL
+    )
     assert set(document(client)["components"]["schemas"]) >= SCHEMAS_BEFORE
 
 
 def test_the_schemas_are_the_models_schemas(client: FlaskClient) -> None:
     schemas_described = document(client)["components"]["schemas"]
     ref_template = "#/components/schemas/{model}"
-    requests: list[type[BaseModel]] = [schemas.NewGame, schemas.RoundEntry, schemas.CheckRequest, schemas.GameExport]
-    answers: list[type[BaseModel]] = [schemas.Game, schemas.PlayOrPayGame, schemas.Error]
+    requests: list[type[BaseModel]] = [
+        schemas.NewGame,
+        schemas.RoundEntry,
+        schemas.CheckRequest,
+        schemas.GameExport,
+        schemas.PoolDeal,
+        schemas.PoolRejoin,
+    ]
+    answers: list[type[BaseModel]] = [schemas.Game, schemas.PlayOrPayGame, schemas.PoolGame, schemas.Error]
     for models, mode in ((requests, "validation"), (answers, "serialization")):
         for model in models:
             generated = model.model_json_schema(ref_template=ref_template, mode=mode)  # type: ignore[arg-type]
@@ -112,6 +130,9 @@ def test_request_bodies_refuse_unknown_fields_in_the_document(client: FlaskClien
         "BestRequest",
         "LayoffRequest",
         "GameExport",
+        "PoolDeal",
+        "PoolRejoin",
+        "PoolOptions",
     ):
         assert described[name]["additionalProperties"] is False, name
     event = described["PlayOrPayEvent"]
@@ -127,6 +148,15 @@ def test_the_chip_maximum_of_the_code_is_in_the_document(client: FlaskClient) ->
     chips = [branch for branch in described["Options"]["properties"]["chips"]["anyOf"] if "maximum" in branch]
     assert chips == [{"type": "integer", "minimum": 1, "maximum": MAX_CHIPS}]
     assert described["PlayOrPayOptions"]["properties"]["chips"]["maximum"] == MAX_CHIPS
+
+
+def test_the_buy_in_maximum_of_the_code_is_in_the_document(client: FlaskClient) -> None:
+    from companion.services.pool import MAX_BUY_IN
+
+    described = document(client)["components"]["schemas"]
+    buy_in = [branch for branch in described["PoolOptions"]["properties"]["buy_in"]["anyOf"] if "maximum" in branch]
+    assert buy_in == [{"type": "integer", "minimum": 0, "maximum": MAX_BUY_IN}]
+    assert set(described["PoolOptions"]["properties"]) >= {"buy_in", "pool_limit", "rejoin_cutoff", "split"}
 
 
 def test_the_export_format_and_version_are_constants_in_the_document(client: FlaskClient) -> None:

@@ -65,12 +65,15 @@ def real_things(client: FlaskClient) -> dict[str, Any]:
     """A game of each kind and a group, for the ids and keys of the generated requests."""
     group = client.post("/api/groups", json={"name": "Friday", "players": PLAYERS}).get_json()
     games = {}
-    for variant in ("pay-me", "contract-rummy", "play-or-pay"):
+    for variant in ("pay-me", "contract-rummy", "play-or-pay", "pool-101"):
         body = {"variant": variant, "players": PLAYERS, "first_dealer": "Ann", "group": group["id"]}
         games[variant] = client.post("/api/games", json=body, headers={"X-Group-Key": group["edit_key"]}).get_json()
     score = {"went_out": "Ann", "scores": {"Ann": 0, "Bob": 5, "Cy": 10}}
     pay_me = games["pay-me"]
     client.post(f"/api/games/{pay_me['id']}/rounds", json=score, headers={"X-Edit-Key": pay_me["edit_key"]})
+    pool = games["pool-101"]
+    deal = {"results": {"Ann": "win", "Bob": 80, "Cy": 20}}
+    client.post(f"/api/games/{pool['id']}/deals", json=deal, headers={"X-Edit-Key": pool["edit_key"]})
     return {"group": group, "games": games}
 
 
