@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules import EliminatedAt, RuleSet, rule_set
+from engine.rules import EliminatedAt, PrintedJokerCut, RuleSet, rule_set
 
 __all__ = ["DECISIONS", "PoolDecision", "RuleLine", "rule_set", "rules_in_short"]
 
@@ -42,6 +42,20 @@ def _cutoff(rules: RuleSet) -> str:
     return f"only while the highest total still in is at most {cutoff}"
 
 
+def _wild_cards(rules: RuleSet) -> str:
+    """Which cards are wild under the game's options (D-PR2, D-PR3)."""
+    options = rules.options
+    jokers = "the printed jokers" if options.jokers_per_deck else ""
+    if not options.cut_joker:
+        return "The printed jokers only: no card is cut." if jokers else "No wild cards: no card is cut."
+    cut = "every card of the rank cut after the deal"
+    if not jokers:
+        return f"{cut.capitalize()}."
+    if options.printed_joker_cut is PrintedJokerCut.ACES:
+        return f"The printed jokers and {cut}; a printed joker cut makes the aces wild."
+    return f"The printed jokers and {cut}; a printed joker cut makes nothing more wild."
+
+
 def rules_in_short(rules: RuleSet) -> tuple[RuleLine, ...]:
     """The rules of a pool game in words, with its house options applied."""
     options = rules.options
@@ -50,7 +64,7 @@ def rules_in_short(rules: RuleSet) -> tuple[RuleLine, ...]:
     return (
         RuleLine("Players", "2 to 6, 13 cards each."),
         RuleLine("Cards", f"Two 52-card decks with {options.jokers_per_deck * 2} printed jokers."),
-        RuleLine("Wild cards", rules.preset.wild_text),
+        RuleLine("Wild cards", _wild_cards(rules)),
         RuleLine(
             "Melds",
             "A sequence is 3 or more cards of one suit in order, ace low or high, never around the corner. "

@@ -305,3 +305,20 @@ def test_the_rules_in_words_name_every_decision_and_no_code_or_option_key() -> N
     assert "goes above 101" in " ".join(words) and "at any total" in " ".join(words)
     for text in words:
         assert "D-PR" not in text and not any(key in text for key in POOL_OPTION_KEYS if "_" in key), text
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({}, "every card of the rank cut after the deal; a printed joker cut makes the aces wild."),
+        ({"printed_joker_cut": "jokers_only"}, "a printed joker cut makes nothing more wild."),
+        ({"cut_joker": False}, "The printed jokers only: no card is cut."),
+        ({"jokers_per_deck": 0}, "Every card of the rank cut after the deal."),
+        ({"jokers_per_deck": 0, "cut_joker": False}, "No wild cards: no card is cut."),
+    ],
+)
+def test_the_rules_in_words_name_the_wild_cards_the_options_make(options: dict[str, Any], words: str) -> None:
+    from engine.pool.rules_text import rules_in_short
+
+    wild = next(line.text for line in rules_in_short(rule_set("pool-101", options)) if line.title == "Wild cards")
+    assert wild.endswith(words)
