@@ -36,6 +36,7 @@ def _pool_game(game_id: str, edit: bool = False) -> Game:
 
 def _render(game: Game, error: str | None = None, status: int = 200, **typed: Any) -> Any:
     editing = can_edit(game)
+    in_full = request.args.get("panels") == "1"
 
     def render() -> str:
         return render_template(
@@ -52,6 +53,8 @@ def _render(game: Game, error: str | None = None, status: int = 200, **typed: An
             typed_deal=typed.get("deal"),
             typed_split=typed.get("split"),
             share_url=share_url(game.id),
+            # The edit link's panel comes when it opens (app.js data-panel), from the page with it in full.
+            panels_url=url_for("pool.pool_page", game_id=game.id, panels=1) if editing and not in_full else "",
             played_at=game.updated_at,
         )
 
@@ -96,7 +99,7 @@ def add_deal(game_id: str) -> Any:
         pool.add_deal(game, results, body.get("cut"), form.expected_version(), wild=body.get("wild"))
     except ServiceError as failure:
         return _refused(game, failure, deal=entry)
-    return _done(game, "offers" if pool.replay(game).rejoin_offers() else "deal")
+    return _done(game, "offers" if pool.replay(game).rejoin_offers() else "deal-entry")
 
 
 @bp.post("/games/<game_id>/pool/rejoins")
@@ -137,4 +140,4 @@ def undo(game_id: str) -> Any:
         return _render(game, UNDO_CHANGED, 409)
     except ServiceError as failure:
         return _render(game, said("Not undone", failure.message), failure.status)
-    return _done(game, "deal")
+    return _done(game, "deal-entry")

@@ -71,10 +71,7 @@ def _drops_why(pool: Pool, seat: int, left: int) -> str:
     total = pool.standings.totals[seat]
     first = options.first_drop
     room = f"{_out_at(pool)} − 1 − {total}"
-    if first <= 0:
-        text = f"drops left: a first drop scores nothing, so {left}"
-    else:
-        text = f"drops left: ({room}) ÷ {first} = {left}, rounded down"
+    text = f"({room}) ÷ {first} = {left}, rounded down" if first > 0 else f"a first drop scores nothing, so {left}"
     if options.max_drops is not None:
         used = pool.standings.drops[seat]
         text += f"; at most {options.max_drops} drops a game, {used} used"
@@ -95,7 +92,7 @@ def _row(pool: Pool, seat: int, drops: dict[str, int]) -> PlayerRow:
         total=total,
         is_in=is_in,
         to_go=out_at - total if is_in else None,
-        to_go_why=f"{out_at} − {total} = {out_at - total} to go: out at {out_at}" if is_in else out_why,
+        to_go_why=f"out at {out_at}: {out_at} − {total} = {out_at - total}" if is_in else out_why,
         drops_left=left,
         drops_why=_drops_why(pool, seat, left) if left is not None else "",
         rejoins=game.rejoins[seat],

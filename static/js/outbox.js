@@ -118,7 +118,7 @@
       area.className = "outbox";
       area.setAttribute("aria-live", "polite");
     }
-    var anchor = main.querySelector("#hand, #buys, #buy, #quick, #offers, #deal, #split") || main.firstChild;
+    var anchor = main.querySelector("#hand, #buys, #buy, #quick, #offers, #deal-entry, #split") || main.firstChild;
     if (area.nextSibling !== anchor) { anchor.parentNode.insertBefore(area, anchor); }
     area.textContent = "";
     list.forEach(function (item, index) { line(area, item, index === 0); });

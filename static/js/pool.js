@@ -3,8 +3,8 @@
 // outbox (js/outbox.js: POST data-api with the edit key, the version the page shows and an Idempotency-Key;
 // kept in the phone's storage and sent again when the connection returns). Then the fresh page is swapped
 // into <main> and the eye lands on what comes next: the rejoin offers, else the next deal. Undo is sent at
-// once as DELETE with the version. A refused entry goes back into its form with the server's sentence; a
-// deal being typed stays as typed through live updates (js/drafts.js). Without this file the forms post.
+// once as DELETE with the version. A refused entry goes back into its form with the server's sentence; what
+// is typed in the deal or the split stays through live updates (js/drafts.js). Without this file the forms post.
 "use strict";
 
 (function () {
@@ -12,184 +12,122 @@
   var drafts = window.CardTableDrafts; // js/drafts.js
   var outbox = window.CardTableOutbox; // js/outbox.js
   var each = api.each;
-  var COUNT = /^\d{1,4}$/;
   var MONEY = /^\s*[$€£₹]?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*$/;
 
   function say(text) {
     var box = document.getElementById("page-error");
-    if (!box) { return; }
     box.textContent = text;
-    box.hidden = false;
-    box.scrollIntoView({ block: "center" });
-  }
-
-  function quiet() {
-    var box = document.getElementById("page-error");
-    if (box) { box.hidden = true; }
+    box.hidden = !text;
+    if (text) { box.scrollIntoView({ block: "center" }); }
   }
 
   // After a save: the rejoin offers when a player was put out, else the next deal, else the result.
   function land(main) {
-    var target = main.querySelector("#offers-h") || main.querySelector("#deal-h") || main.querySelector("#result-h");
-    if (!target) { return; }
-    target.scrollIntoView({ block: "start" });
-    target.focus({ preventScroll: true });
+    var target = main.querySelector("#offers-h, #deal-h, #result-h");
+    if (target) {
+      target.scrollIntoView({ block: "start" });
+      target.focus({ preventScroll: true });
+    }
   }
 
-  outbox.on("landed", function (main) { quiet(); land(main); });
+  outbox.on("landed", function (main) { say(""); land(main); });
   outbox.on("refused", function (sentence) { say("Not saved: " + sentence); });
 
-  // --- one deal ------------------------------------------------------------------------------------
+  function version(form) { return parseInt(form.elements.version.value, 10); }
 
-  function rows(form) { return form.querySelectorAll(".player-result"); }
-
-  // Each player's result: the tap, or the count typed; what is missing or not a count, by name.
+  // Each player's result (the tap, or the count typed) and the cut; `missing` names who has none.
   function dealBody(form) {
-    var entry = { results: Object.create(null), version: parseInt(form.elements.version.value, 10) };
+    var entry = { results: Object.create(null), version: version(form) };
     var missing = [];
-    var wrong = [];
-    each(rows(form), function (row) {
+    each(form.querySelectorAll(".player-result"), function (row) {
       var name = row.getAttribute("data-player");
-      var tapped = row.querySelector("input[type=radio]:checked");
-      var count = row.querySelector("input.count").value.trim();
+      var tapped = row.querySelector(":checked");
+      var count = row.querySelector(".count").value.trim();
       if (tapped) {
         entry.results[name] = tapped.value;
-      } else if (COUNT.test(count)) {
+      } else if (/^\d{1,4}$/.test(count)) {
         entry.results[name] = parseInt(count, 10);
-      } else if (count) {
-        wrong.push(name);
       } else {
         missing.push(name);
       }
     });
-    var cut = form.querySelector("input[name=cut]:checked");
-    if (cut) {
-      if (cut.value === "JK") { entry.cut = "JK"; } else { entry.wild = cut.value; }
-    }
-    return { entry: entry, missing: missing, wrong: wrong };
-  }
-
-  function missingLine(form) {
+    var cut = form.querySelector("[name=cut]:checked");
+    if (cut) { entry[cut.value === "JK" ? "cut" : "wild"] = cut.value; }
     var line = form.querySelector("#deal-missing");
-    var typed = dealBody(form);
-    var parts = [];
-    if (typed.missing.length) { parts.push("a result for " + typed.missing.join(", ")); }
-    if (typed.wrong.length) { parts.push("a count in whole points for " + typed.wrong.join(", ")); }
-    if (line) { line.textContent = parts.length ? "Missing: " + parts.join("; ") : ""; }
-    return parts;
+    line.textContent = missing.length ? "Missing: a result or a count for " + missing.join(", ") : "";
+    return missing.length ? null : entry;
   }
 
   // A tap clears the player's count and a count clears the tap: one result each.
   function changed(event) {
     var field = event.target;
-    var form = field.form;
-    if (!form || form.id !== "deal-entry") { return; }
-    var row = field.closest(".player-result");
-    if (row && field.type === "radio") {
-      var count = row.querySelector("input.count");
-      if (count.value) { count.value = ""; }
-    } else if (row && field.classList.contains("count") && field.value) {
-      each(row.querySelectorAll("input[type=radio]"), function (radio) { radio.checked = false; });
+    var row = field.closest && field.closest("#deal-entry .player-result");
+    if (!row) { return; }
+    if (field.type === "radio") {
+      row.querySelector(".count").value = "";
+    } else if (field.value) {
+      each(row.querySelectorAll(":checked"), function (radio) { radio.checked = false; });
     }
-    missingLine(form);
+    dealBody(field.form);
   }
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
 
-  function saveDeal(form) {
-    var typed = dealBody(form);
-    if (missingLine(form).length) {
-      form.querySelector("#deal-missing").scrollIntoView({ block: "center" });
-      return;
-    }
-    var draft = drafts.get(form) || {};
-    outbox.add({
-      method: "POST", url: form.getAttribute("data-api"), edit: form.getAttribute("data-key"), body: typed.entry,
-      what: "Deal " + form.getAttribute("data-deal"), form: form.getAttribute("data-draft"), values: drafts.values(form),
-      key: draft.key
-    });
-    drafts.drop(form);
-    form.reset();
-    missingLine(form);
-  }
-
-  // --- the split -----------------------------------------------------------------------------------
-
   function cents(text) {
     var found = MONEY.exec(text || "0");
-    if (!found) { return null; }
-    var fraction = (found[2] || "").concat("00").slice(0, 2);
-    return parseInt(found[1].replace(/,/g, ""), 10) * 100 + parseInt(fraction, 10);
+    return found ? parseInt(found[1].replace(/,/g, ""), 10) * 100 + parseInt((found[2] || "").concat("00").slice(0, 2), 10) : null;
   }
 
-  function money(amount) {
-    return "$" + Math.floor(amount / 100) + "." + String(amount % 100 + 100).slice(1);
-  }
+  function money(amount) { return "$" + Math.floor(amount / 100) + "." + String(amount % 100 + 100).slice(1); }
 
-  // The typed amounts in cents by name, or a sentence saying what is wrong with them.
-  function shares(form) {
-    var typed = Object.create(null);
+  // The split as the API takes it; a sentence when the typed amounts are not money or miss the pot.
+  function splitBody(form) {
+    var chosen = form.querySelector("[name=split]:checked");
+    if (!chosen) { return "choose how to split the pot."; }
+    var body = { split: chosen.value, version: version(form) };
+    if (chosen.value !== "amounts") { return body; }
     var sum = 0;
     var bad = "";
+    body.shares = {};
     each(form.querySelectorAll(".shares input"), function (input) {
-      var name = form.querySelector('label[for="' + input.id + '"]').textContent.trim();
-      var amount = cents(input.value.trim() || "0");
-      if (amount === null) { bad = bad || name + ': an amount of money such as 5.00, not "' + input.value.trim() + '"'; return; }
-      typed[name] = amount;
+      var name = form.querySelector('label[for="' + input.id + '"]').textContent;
+      var amount = cents(input.value.trim());
+      if (amount === null) { bad = bad || name + ': an amount of money such as 5.00, not "' + input.value.trim() + '".'; }
+      body.shares[name] = amount;
       sum += amount;
     });
     var pot = parseInt(form.getAttribute("data-pot"), 10);
     if (!bad && sum !== pot) {
       bad = "the amounts typed add up to " + money(sum) + ", not the pot of " + money(pot) + ": " +
-        money(Math.abs(pot - sum)) + (sum < pot ? " left over" : " too much");
+        money(Math.abs(pot - sum)) + (sum < pot ? " left over." : " too much.");
     }
-    return { shares: typed, problem: bad, sum: sum, pot: pot };
+    return bad || body;
   }
 
-  function sumLine(form) {
-    var line = form.querySelector("#shares-sum");
-    var typed = shares(form);
-    if (line) {
-      line.textContent = "Typed " + money(typed.sum) + " of the pot of " + money(typed.pot) +
-        (typed.sum === typed.pot ? ": it adds up." : ".");
+  // A form's write into the outbox; a form with a draft gives it up (it comes back on a refusal).
+  function send(form, body, what) {
+    var name = form.getAttribute("data-draft");
+    outbox.add({
+      method: "POST", url: form.getAttribute("data-api"), edit: form.getAttribute("data-key"), body: body, what: what,
+      form: name, values: name ? drafts.values(form) : null, key: name ? (drafts.get(form) || {}).key : null
+    });
+    if (name) {
+      drafts.drop(form);
+      form.reset();
     }
   }
-  document.addEventListener("input", function (event) {
-    var form = event.target.form;
-    if (form && form.id === "split-form" && event.target.closest(".shares")) {
-      var amounts = form.querySelector("input[name=split][value=amounts]");
-      if (amounts) { amounts.checked = true; }
-      sumLine(form);
-    }
-  });
-
-  function saveSplit(form) {
-    var chosen = form.querySelector("input[name=split]:checked");
-    if (!chosen) { say("Not saved: choose how to split the pot."); return; }
-    var body = { split: chosen.value, version: parseInt(form.elements.version.value, 10) };
-    if (chosen.value === "amounts") {
-      var typed = shares(form);
-      if (typed.problem) { say("Not saved: " + api.fullStop(typed.problem)); return; }
-      body.shares = typed.shares;
-    }
-    outbox.add({ method: "POST", url: form.getAttribute("data-api"), edit: form.getAttribute("data-key"), body: body, what: "Split the pot" });
-  }
-
-  // --- the forms -----------------------------------------------------------------------------------
 
   var undoing = false;
 
   function undo(form) {
     if (undoing || outbox.busy()) { return; }
     undoing = true;
-    var address = form.getAttribute("data-api") + "?version=" + encodeURIComponent(form.elements.version.value);
+    var address = form.getAttribute("data-api") + "?version=" + version(form);
     api.tap("DELETE", address, form.getAttribute("data-key"), null).then(function (result) {
-      if (result.status === 200) { return api.refresh(function (main) { quiet(); land(main); }, true); }
-      if (result.status === 409) {
-        return api.refresh(function () { say("Not undone: another phone changed this game first. Check the page and undo again."); }, true);
-      }
-      say("Not undone: " + api.fullStop(result.answer.error || "the server refused it"));
-      return null;
+      if (result.status === 200) { return api.refresh(function (main) { say(""); land(main); }, true); }
+      var why = result.status === 409 ? "another phone changed this game first. Check the page and undo again." :
+        api.fullStop(result.answer.error || "the server refused it");
+      return api.refresh(function () { say("Not undone: " + why); }, true);
     }, function () {
       say("Not undone: the server did not answer. Check the connection and tap again.");
     }).then(function () { undoing = false; });
@@ -197,30 +135,19 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form || event.defaultPrevented || !window.fetch || !window.DOMParser) { return; }
-    if (!form.getAttribute("data-api") || !form.getAttribute("data-key")) { return; }
+    if (event.defaultPrevented || !window.fetch || !form.getAttribute("data-api") || !form.getAttribute("data-key")) { return; }
     event.preventDefault();
     if (form.id === "deal-entry") {
-      saveDeal(form);
+      var deal = dealBody(form);
+      if (deal) { send(form, deal, "Deal " + form.getAttribute("data-draft").slice(5)); }
     } else if (form.id === "split-form") {
-      saveSplit(form);
+      var split = splitBody(form);
+      if (typeof split === "string") { say("Not saved: " + split); } else { send(form, split, "Split the pot"); }
     } else if (form.id === "undo-form") {
       undo(form);
-    } else if (form.classList.contains("rejoin-form")) {
-      if (outbox.busy()) { return; } // a second tap while the first is on its way
-      var player = form.elements.player.value;
-      outbox.add({
-        method: "POST", url: form.getAttribute("data-api"), edit: form.getAttribute("data-key"),
-        body: { player: player, version: parseInt(form.elements.version.value, 10) }, what: player + " rejoins"
-      });
+    } else if (!outbox.busy()) { // a rejoin; a second tap while the first is on its way does nothing
+      send(form, { player: form.elements.player.value, version: version(form) }, form.elements.player.value + " rejoins");
     }
-  });
-
-  document.addEventListener("DOMContentLoaded", function () {
-    window.setTimeout(function () { // after js/drafts.js filled in the drafts
-      var form = document.getElementById("deal-entry");
-      if (form) { missingLine(form); }
-    }, 0);
   });
 
   // A page brought back from the browser's memory (Back) may show a game changed meanwhile: reload it.

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 PLAYERS = ["Asha", "Ben", "Cy", "Dee", "Eve"]
 TAP_TARGETS = (
-    "a.button, button, select, textarea, label.radio, label.check, label.tap, details.why > summary, "
+    "a.button, button, select, textarea, label.radio, label.check, #deal-entry label, details.why > summary, "
     "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
 )
 # Each deal: the cut tapped on the grid, then each player still in: a result tapped or a count typed.
@@ -86,14 +86,14 @@ def enter_deal(page: Any, number: int, cut: str, results: dict[str, str]) -> int
     taps = Taps()
     form = page.locator("#deal-entry")
     expect(page.locator("#deal-h")).to_contain_text(f"Deal {number}")
-    taps.click(form.locator(".cut-grid label.tap", has_text=cut).first)
+    taps.click(form.locator(".cut-grid label", has_text=cut).first)
     for name, result in results.items():
         row = form.locator(f".player-result[data-player='{name}']")
         if result.isdigit():
             taps.click(row.locator("input.count"))
             page.keyboard.type(result)
         else:
-            taps.click(row.locator("label.tap", has_text=result))
+            taps.click(row.locator("label", has_text=result))
     expect(form.locator("#deal-missing")).to_have_text("")
     taps.click(form.get_by_role("button", name=f"Save deal {number}"))
     return taps.count
@@ -172,7 +172,7 @@ def test_a_whole_game_of_pool_101_on_a_phone(phone: Any, base_url: str) -> None:
     expect(page.locator(".offer[data-player='Ben'] button")).to_have_count(0)
     assert standings(page) == TOTALS[-1]
     page.locator("tr[data-player='Asha'] details.why").first.locator("summary").click()
-    expect(page.locator("tr[data-player='Asha'] details.why").first).to_contain_text("101 − 55 = 46 to go")
+    expect(page.locator("tr[data-player='Asha'] details.why").first).to_contain_text("out at 101: 101 − 55 = 46")
     page.locator("tr[data-player='Asha'] details.why").nth(1).locator("summary").click()
     expect(page.locator("tr[data-player='Asha'] details.why").nth(1)).to_contain_text("(101 − 1 − 55) ÷ 20 = 2")
     expect(page.locator("#pot")).to_have_text("$35.00")
