@@ -201,3 +201,49 @@ def test_a_whole_game_of_pool_101_on_a_phone(phone: Any, base_url: str) -> None:
     assert state["rejoins"] == {"Asha": 0, "Ben": 1, "Cy": 0, "Dee": 1, "Eve": 0}
     assert [deal["wild"] or deal["cut"] for deal in state["deals"]] == ["7", "JK", "Q", "2"]
     assert errors == []
+
+
+def test_a_deal_being_typed_survives_a_rejoin_made_on_another_phone(phone: Any, base_url: str) -> None:
+    """The table's phone is halfway through deal 3 when another phone takes Ben's rejoin: the page
+    follows (Ben's row joins the form) and what was typed stays."""
+    from playwright.sync_api import expect
+
+    page = phone
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    status, game = call(
+        base_url,
+        "POST",
+        "/api/games",
+        {"variant": "pool-101", "players": ["Asha", "Ben", "Cy"], "first_dealer": "Asha", "options": {"buy_in": 500}},
+    )
+    assert status == 201
+    key = game["edit_key"]
+    for results in ({"Asha": "win", "Ben": 70, "Cy": "drop"}, {"Asha": 35, "Ben": "middle", "Cy": "win"}):
+        status, _ = call(base_url, "POST", f"/api/games/{game['id']}/deals", {"results": results}, key=key)
+        assert status == 201
+    page.goto(f"{base_url}/games/{game['id']}/join#key={key}")
+    page.wait_for_url(f"**/games/{game['id']}/pool*")
+    form = page.locator("#deal-entry")
+    expect(page.locator(".offer[data-player='Ben']")).to_contain_text("Ben may rejoin at 36 for $5.00")
+    form.locator(".cut-grid label", has_text="5").click()
+    form.locator(".player-result[data-player='Asha'] label", has_text="Drop").click()
+    form.locator(".player-result[data-player='Cy'] input.count").click()
+    page.keyboard.type("12")
+    page.locator("#deal-h").click()  # done typing: the live update may come
+
+    status, _ = call(base_url, "POST", f"/api/games/{game['id']}/rejoins", {"player": "Ben"}, key=key)
+    assert status == 201
+    expect(page.locator(".pool-standings tr[data-player='Ben'] td.total")).to_have_text("36")
+    expect(form.locator(".player-result[data-player='Ben']")).to_have_count(1)
+    expect(form.locator(".cut-grid input[value='5']")).to_be_checked()
+    expect(form.locator(".player-result[data-player='Asha'] input[value='drop']")).to_be_checked()
+    expect(form.locator(".player-result[data-player='Cy'] input.count")).to_have_value("12")
+
+    form.locator(".player-result[data-player='Ben'] label", has_text="Won").click()
+    form.get_by_role("button", name="Save deal 3").click()
+    expect(page.locator("#deal-h")).to_contain_text("Deal 4")
+    status, state = call(base_url, "GET", f"/api/games/{game['id']}")
+    assert state["deals"][2]["results"] == {"Asha": "drop", "Ben": "win", "Cy": 12}
+    assert state["deals"][2]["wild"] == "5"
+    assert errors == []
