@@ -246,4 +246,15 @@ def test_a_deal_being_typed_survives_a_rejoin_made_on_another_phone(phone: Any, 
     status, state = call(base_url, "GET", f"/api/games/{game['id']}")
     assert state["deals"][2]["results"] == {"Asha": "drop", "Ben": "win", "Cy": 12}
     assert state["deals"][2]["wild"] == "5"
+
+    # Undo in place: deal 3 taken back, its form offered again, no page load.
+    loads: list[str] = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo deal 3").click()
+    expect(page.locator("#deal-h")).to_contain_text("Deal 3")
+    expect(page.get_by_role("button", name="Undo Ben's rejoin")).to_be_visible()
+    assert loads == []
+    status, state = call(base_url, "GET", f"/api/games/{game['id']}")
+    assert len(state["deals"]) == 2 and state["totals"]["Ben"] == 36
     assert errors == []
