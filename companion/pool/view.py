@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.models import Game
-from companion.services.pool import Pool
+from companion.services.pool import Pool, limit_words, out_at
 from companion.services.pot import format_cents
-from engine.rules import EliminatedAt
 
 
 @dataclass(frozen=True)
@@ -60,17 +59,11 @@ class PoolPage:
     next_deal: int
 
 
-def _out_at(pool: Pool) -> int:
-    """The lowest total that puts a player out."""
-    options = pool.rules.options
-    return options.pool_limit + (1 if options.eliminated_at is EliminatedAt.PASS else 0)
-
-
 def _drops_why(pool: Pool, seat: int, left: int) -> str:
     options = pool.rules.options
     total = pool.standings.totals[seat]
     first = options.first_drop
-    room = f"{_out_at(pool)} − 1 − {total}"
+    room = f"{out_at(pool)} − 1 − {total}"
     text = f"({room}) ÷ {first} = {left}, rounded down" if first > 0 else f"a first drop scores nothing, so {left}"
     if options.max_drops is not None:
         used = pool.standings.drops[seat]
@@ -82,17 +75,17 @@ def _row(pool: Pool, seat: int, drops: dict[str, int]) -> PlayerRow:
     game = pool.standings
     name = game.players[seat]
     total = game.totals[seat]
-    out_at = _out_at(pool)
+    limit = out_at(pool)
     is_in = seat not in game.out
     left = drops.get(name)
-    out_why = f"out: {total} ≥ {out_at}"
+    out_why = f"out: {total} ≥ {limit}"
     return PlayerRow(
         name=name,
         seat=seat,
         total=total,
         is_in=is_in,
-        to_go=out_at - total if is_in else None,
-        to_go_why=f"out at {out_at}: {out_at} − {total} = {out_at - total}" if is_in else out_why,
+        to_go=limit - total if is_in else None,
+        to_go_why=f"out at {limit}: {limit} − {total} = {limit - total}" if is_in else out_why,
         drops_left=left,
         drops_why=_drops_why(pool, seat, left) if left is not None else "",
         rejoins=game.rejoins[seat],
@@ -155,18 +148,12 @@ def build(game: Game, pool: Pool) -> PoolPage:
         net_rows = tuple(
             NetRow(name, state.paid[seat], state.taken[seat], nets[seat]) for seat, name in enumerate(state.players)
         )
-    options = pool.rules.options
-    limit_words = (
-        f"Out at {options.pool_limit} or more"
-        if options.eliminated_at is EliminatedAt.REACH
-        else f"Out only above {options.pool_limit}"
-    )
     return PoolPage(
         pool=pool,
         rows=tuple(_row(pool, seat, drops) for seat in range(len(state.players))),
         offers=_offers(pool),
         pot_why=_pot_why(pool),
-        limit_words=limit_words,
+        limit_words=limit_words(pool),
         split_by_drops=splits.get("drops"),
         split_refused="" if splits.get("drops") else "the split by drops would leave less than one buy-in to share",
         split_equal=splits.get("equal") or {},

@@ -34,7 +34,7 @@ from engine.pool import game as pool_game
 from engine.pool.cut import PoolDeal, deal_by_cut, deal_by_wild
 from engine.pool.deal import parse_result, result_points
 from engine.pool.errors import Refusal
-from engine.rules import OptionSpec, RuleSet, rule_set
+from engine.rules import EliminatedAt, OptionSpec, RuleSet, rule_set
 
 KIND = "pool"
 """The preset kind (engine.rules.Preset.kind) of pool rummy: pool-101 and pool-201."""
@@ -456,3 +456,15 @@ def money_cents(text: object, what: str) -> int:
         raise InvalidInput(f'{what}: an amount of money such as 5.00, not "{str(text)[:24]}"')
     whole, fraction = found.group(1).replace(",", ""), (found.group(2) or "").ljust(2, "0")
     return int(whole) * 100 + int(fraction)
+
+
+def out_at(pool: Pool) -> int:
+    """The lowest total that puts a player out (D-PR12): the limit, or one above it with eliminated_at=pass."""
+    options = pool.rules.options
+    return options.pool_limit + (1 if options.eliminated_at is EliminatedAt.PASS else 0)
+
+
+def limit_words(pool: Pool) -> str:
+    """The limit in words: "Out at 101 or more", or "Out only above 101"."""
+    limit = pool.rules.options.pool_limit
+    return f"Out at {limit} or more" if out_at(pool) == limit else f"Out only above {limit}"

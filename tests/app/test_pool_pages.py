@@ -168,6 +168,12 @@ def test_the_cut_grid_is_left_out_when_the_cut_joker_is_off(client: FlaskClient,
     assert deal(post_form, game_id, 1, **{**DEAL_1, "cut": ""}).status_code == 303
 
 
+def test_the_cut_grid_has_no_printed_joker_when_the_decks_have_none(client: FlaskClient, post_form: Post) -> None:
+    game_id = start(post_form, opt_jokers_per_deck="0")
+    page = client.get(f"/games/{game_id}/pool").get_data(as_text=True)
+    assert page.count('name="cut"') == 13 and "Printed joker" not in page
+
+
 def test_other_games_have_no_pool_page(client: FlaskClient) -> None:
     rummy = api_game(client, "pay-me", PLAYERS, "Asha")
     assert client.get(f"/games/{rummy['id']}/pool").status_code == 404
