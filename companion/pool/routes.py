@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion.errors import Conflict, InvalidInput, ServiceError
 from companion.games.forms import ActionForm
@@ -20,6 +20,16 @@ from companion.sharing.links import share_url
 from companion.viewer_pages import viewer_page
 
 bp = Blueprint("pool", __name__)
+
+
+@bp.after_request
+def _no_store_forms(response: Response) -> Response:
+    """The page of the phone holding the key holds forms: never kept by the browser, so Back shows the game
+    as it is now (a viewer's page is tagged by the game's state instead: companion.viewer_pages)."""
+    if response.mimetype == "text/html" and response.get_etag()[0] is None:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
 
 CHANGED = (
     "Not saved: another phone changed this game meanwhile. The page shows the game as it is now; check and save again."

@@ -156,6 +156,7 @@ def test_a_viewer_sees_the_standings_without_forms_and_gets_304(client: FlaskCli
     assert "Save deal" not in words and "Ben rejoins, pays" not in words and "Undo" not in words
     again = viewer.get(f"/games/{game_id}/pool", headers={"If-None-Match": shown.headers["ETag"]})
     assert again.status_code == 304
+    assert client.get(f"/games/{game_id}/pool").headers["Cache-Control"] == "no-store"  # the key holder's forms
     assert viewer.post(f"/games/{game_id}/pool/deals", data={"version": "3"}).status_code in (400, 403)
 
 
