@@ -31,7 +31,16 @@
   }
 
   outbox.on("landed", function (main) { say(""); land(main); });
-  outbox.on("refused", function (sentence) { say("Not saved: " + sentence); });
+  // A refused deal goes back into the deal form, also when the page now shows another deal's form (a deal
+  // queued without a connection, refused once the one before it was saved): what was typed is never lost.
+  outbox.on("refused", function (sentence, form, item) {
+    var entry = document.getElementById("deal-entry");
+    if (!form && entry && item.values && /^deal-/.test(item.form || "")) {
+      drafts.fill(entry, item.values);
+      drafts.save(entry);
+    }
+    say("Not saved: " + sentence);
+  });
 
   function version(form) { return parseInt(form.elements.version.value, 10); }
 
