@@ -258,3 +258,50 @@ def test_a_deal_being_typed_survives_a_rejoin_made_on_another_phone(phone: Any, 
     status, state = call(base_url, "GET", f"/api/games/{game['id']}")
     assert len(state["deals"]) == 2 and state["totals"]["Ben"] == 36
     assert errors == []
+
+
+def test_deals_typed_without_a_connection_are_sent_later_and_a_refused_one_comes_back(
+    phone: Any, base_url: str
+) -> None:
+    """Wi-Fi drops: two deals go into the outbox and are sent, in order, when it returns. The first puts
+    Ben out, so the second (typed with a result for Ben) is refused: it comes back into the deal form, as
+    typed, with the server's sentence."""
+    from playwright.sync_api import expect
+
+    page = phone
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    status, game = call(
+        base_url,
+        "POST",
+        "/api/games",
+        {"variant": "pool-101", "players": ["Asha", "Ben", "Cy"], "first_dealer": "Asha", "options": {"buy_in": 500}},
+    )
+    assert status == 201
+    key = game["edit_key"]
+    status, _ = call(
+        base_url, "POST", f"/api/games/{game['id']}/deals", {"results": {"Asha": "win", "Ben": 80, "Cy": 10}}, key=key
+    )
+    assert status == 201
+    page.goto(f"{base_url}/games/{game['id']}/join#key={key}")
+    page.wait_for_url(f"**/games/{game['id']}/pool*")
+    form = page.locator("#deal-entry")
+    expect(page.locator("#deal-h")).to_contain_text("Deal 2")
+
+    page.context.set_offline(True)
+    for results in ({"Asha": "Won", "Ben": "Middle", "Cy": "Drop"}, {"Asha": "Drop", "Ben": "Won", "Cy": "Middle"}):
+        for name, result in results.items():
+            form.locator(f".player-result[data-player='{name}'] label", has_text=result).click()
+        form.get_by_role("button", name="Save deal 2").click()
+        expect(form.locator(".player-result input:checked")).to_have_count(0)  # the form is free for the next
+    expect(page.locator("#tap-outbox")).to_contain_text("Deal 2: waiting to send")
+    page.context.set_offline(False)
+
+    refusal = "Not saved: Ben is out of the game and has no result in this deal."
+    expect(page.locator("#page-error")).to_have_text(refusal)
+    expect(page.locator(".offer[data-player='Ben']")).to_contain_text("Ben may rejoin at 31 for $5.00")
+    expect(form.locator(".player-result[data-player='Asha'] input[value='drop']")).to_be_checked()
+    expect(form.locator(".player-result[data-player='Cy'] input[value='middle']")).to_be_checked()
+    status, state = call(base_url, "GET", f"/api/games/{game['id']}")
+    assert len(state["deals"]) == 2 and state["totals"] == {"Asha": 0, "Ben": 120, "Cy": 30}
+    assert errors == []
