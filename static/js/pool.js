@@ -124,6 +124,12 @@
       drafts.drop(form);
       form.reset();
     }
+    if (form.id === "deal-entry") { // the form moves on to the next deal, as the outbox may wait
+      var next = parseInt(name.slice(5), 10) + 1;
+      form.setAttribute("data-draft", "deal-" + next);
+      form.querySelector("#deal-h").textContent = "Deal " + next;
+      form.querySelector(".save").textContent = "Save deal " + next;
+    }
   }
 
   var undoing = false;

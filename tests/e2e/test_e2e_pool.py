@@ -148,6 +148,7 @@ def test_a_whole_game_of_pool_101_on_a_phone(phone: Any, base_url: str) -> None:
         taps = enter_deal(page, number, cut, results)
         assert taps <= len(results) + 2, f"deal {number} took {taps} taps"
         expected = TOTALS[number - 1]
+        expect(page.locator(f"#deal-{number}")).to_be_visible()  # the save landed and the page followed
         if number in REJOINS:
             name, total = REJOINS[number]
             offer = page.locator(f".offer[data-player='{name}']")
@@ -242,7 +243,7 @@ def test_a_deal_being_typed_survives_a_rejoin_made_on_another_phone(phone: Any, 
 
     form.locator(".player-result[data-player='Ben'] label", has_text="Won").click()
     form.get_by_role("button", name="Save deal 3").click()
-    expect(page.locator("#deal-h")).to_contain_text("Deal 4")
+    expect(page.locator("#deal-3")).to_be_visible()  # the save landed and the page followed
     status, state = call(base_url, "GET", f"/api/games/{game['id']}")
     assert state["deals"][2]["results"] == {"Asha": "drop", "Ben": "win", "Cy": 12}
     assert state["deals"][2]["wild"] == "5"
@@ -289,12 +290,15 @@ def test_deals_typed_without_a_connection_are_sent_later_and_a_refused_one_comes
     expect(page.locator("#deal-h")).to_contain_text("Deal 2")
 
     page.context.set_offline(True)
-    for results in ({"Asha": "Won", "Ben": "Middle", "Cy": "Drop"}, {"Asha": "Drop", "Ben": "Won", "Cy": "Middle"}):
+    typed = ({"Asha": "Won", "Ben": "Middle", "Cy": "Drop"}, {"Asha": "Drop", "Ben": "Won", "Cy": "Middle"})
+    for number, results in enumerate(typed, start=2):
         for name, result in results.items():
             form.locator(f".player-result[data-player='{name}'] label", has_text=result).click()
-        form.get_by_role("button", name="Save deal 2").click()
-        expect(form.locator(".player-result input:checked")).to_have_count(0)  # the form is free for the next
+        form.get_by_role("button", name=f"Save deal {number}").click()
+        expect(page.locator("#deal-h")).to_have_text(f"Deal {number + 1}")  # the form moves on
+        expect(form.locator(".player-result input:checked")).to_have_count(0)
     expect(page.locator("#tap-outbox")).to_contain_text("Deal 2: waiting to send")
+    expect(page.locator("#tap-outbox")).to_contain_text("Deal 3: waiting to send")
     page.context.set_offline(False)
 
     refusal = "Not saved: Ben is out of the game and has no result in this deal."
