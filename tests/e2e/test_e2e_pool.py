@@ -107,11 +107,6 @@ def standings(page: Any) -> dict[str, int]:
     }
 
 
-def in_view(page: Any, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
-
-
 def test_a_whole_game_of_pool_101_on_a_phone(phone: Any, base_url: str) -> None:
     from playwright.sync_api import expect
 
@@ -153,14 +148,14 @@ def test_a_whole_game_of_pool_101_on_a_phone(phone: Any, base_url: str) -> None:
             name, total = REJOINS[number]
             offer = page.locator(f".offer[data-player='{name}']")
             expect(offer).to_contain_text(f"{name} may rejoin at {total} for $5.00")
-            assert in_view(page, "#offers-h")  # offered at once, where the eye lands after the save
+            expect(page.locator("#offers-h")).to_be_in_viewport(ratio=0.99)  # offered at once, where the eye lands
             no_serious_violations(page)
             fits_a_phone(page)
             offer.get_by_role("button", name=f"{name} rejoins, pays $5.00").click()
             expect(page.locator(f".pool-standings tr[data-player='{name}'] td.total")).to_have_text(str(total))
         elif number < len(DEALS):
             expect(page.locator("#deal-h")).to_contain_text(f"Deal {number + 1}")
-            assert in_view(page, "#deal-h")  # the next deal's form in reach without scrolling
+            expect(page.locator("#deal-h")).to_be_in_viewport(ratio=0.99)  # the next deal's form in reach, unscrolled
         assert loads == []  # saved through the API: no page load
         if number < len(DEALS):
             expect(page.locator("#deal-h")).to_contain_text(f"Deal {number + 1}")
