@@ -71,6 +71,7 @@ def test_the_new_game_page_offers_pool_101_and_201_with_a_buy_in_and_plain_house
     everyone = client.get("/games/new").get_data(as_text=True)
     assert 'href="/games/new?variant=pool-101"' in everyone and 'href="/games/new?variant=pool-201"' in everyone
     assert "Pool Rummy 201" in plain(everyone) and 'name="buy_in"' not in everyone
+    assert 'href="/games/new?variant=pool-101"' in client.get("/games/new/chips").get_data(as_text=True)
     page = client.get("/games/new?variant=pool-201").get_data(as_text=True)
     words = plain(page)
     assert 'name="buy_in"' in page and 'inputmode="decimal"' in page and "Buy-in, each player" in words
