@@ -33,6 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
         keys,
         paths,
         play_or_pay,
+        pool,
         rules,
         security,
         sharing,
@@ -58,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, instance_path: str 
     blueprints = (  # the pages of each feature, and the one /api blueprint
         games.routes.bp,
         play_or_pay.routes.bp,
+        pool.routes.bp,
         disputes.routes.bp,
         rules.routes.bp,
         sheets.routes.bp,

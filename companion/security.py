@@ -148,6 +148,7 @@ READ_LIMITED_PAGES = frozenset(
         "disputes.game_checker",
         "disputes.layoffs",
         "play_or_pay.hand_page",
+        "pool.pool_page",
         "groups.group_page",
     }
 )

@@ -172,9 +172,12 @@ def dealer_choices(max_players: int) -> list[SelectChoice]:
     return [SelectChoice(str(seat), f"Player {seat + 1} in the list") for seat in range(max_players)]
 
 
-def new_game_form(defaults: dict[str, Any], max_players: int, specs: dict[str, OptionSpec]) -> NewGameForm:
-    """The new-game form with one field per house-rule option of the preset, preset defaults filled in."""
-    fields: dict[str, Any] = {"option_specs": dict(specs)}
+def new_game_form(
+    defaults: dict[str, Any], max_players: int, specs: dict[str, OptionSpec], extra: dict[str, Any] | None = None
+) -> NewGameForm:
+    """The new-game form with one field per house-rule option of the preset, preset defaults filled in
+    (and `extra` fields: pool rummy's buy-in)."""
+    fields: dict[str, Any] = {"option_specs": dict(specs), **(extra or {})}
     for key, spec in specs.items():
         default = defaults[key]
         if spec.kind == "bool":
@@ -314,3 +317,15 @@ class PlayersForm(ActionForm):
         """What was typed, to put back in the forms after a refusal."""
         keys = ("change", "old", "new", "name", "start", "points", "leaving")
         return {key: str(getattr(self, key).data or "") for key in keys}
+
+
+def buy_in_fields() -> dict[str, Any]:
+    """Pool rummy's buy-in, typed as money ("5.00"); companion.services.pool.money_cents reads it."""
+    return {
+        "buy_in": StringField(
+            "Buy-in, each player",
+            default="",
+            description="Everyone pays it into the pot at the start, and again to rejoin. Leave it empty to play "
+            "without money.",
+        )
+    }

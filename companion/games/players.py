@@ -14,7 +14,7 @@ from companion.games.routes import bp, render_game
 from companion.keys import load_for_edit, load_game
 from companion.models import Game
 from companion.play_or_pay.routes import hand_page_with
-from companion.services import kinds, players
+from companion.services import kinds, players, pool
 
 CONFLICT = "Not changed: another phone changed this game meanwhile. Check the players and try again."
 
@@ -25,6 +25,8 @@ def players_page(game_id: str) -> Any:
     page itself comes without them (app.js fetches them from here when they open), and without script
     their links lead here."""
     game = load_game(game_id)
+    if pool.is_pool(game):
+        return redirect(url_for("pool.pool_page", game_id=game.id), 303)
     if not kinds.of(game).in_rounds:
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="change-players"), 303)
     return render_game(game, players_open=True)
@@ -33,6 +35,7 @@ def players_page(game_id: str) -> Any:
 @bp.post("/games/<game_id>/players")
 def change_players(game_id: str) -> Any:
     game = load_for_edit(game_id)
+    refuse_pool(game)
     form = PlayersForm()  # its CSRF token was checked by CSRFProtect before the view ran
     try:
         _change(game, form)
@@ -42,6 +45,17 @@ def change_players(game_id: str) -> Any:
         message = f"Not changed: {sentence(failure.message)}"
         return _page(load_game(game_id), failure.status, players_error=message, players_typed=form.typed())
     return _back(game)
+
+
+POOL_PLAYERS = (
+    "Not changed: a pool rummy game keeps its players from the first deal to the last; a player put out may rejoin."
+)
+
+
+def refuse_pool(game: Game) -> None:
+    """Pool rummy has no late players or leavers (RULES.md 11): its page offers no change of players."""
+    if pool.is_pool(game):
+        abort(400, description=POOL_PLAYERS)
 
 
 def _page(game: Game, status: int, **extra: Any) -> Any:
@@ -75,6 +89,7 @@ def _change(game: Any, form: PlayersForm) -> None:
 @bp.post("/games/<game_id>/players/last/undo")
 def undo_player_change(game_id: str) -> Any:
     game = load_for_edit(game_id)
+    refuse_pool(game)
     form = ActionForm()
     try:
         players.undo_last_change(game, form.expected_version())

@@ -28,6 +28,7 @@ from companion.games.forms import (
     BuyForm,
     ImportForm,
     RoundForm,
+    buy_in_fields,
     form_refusal,
     new_game_form,
     round_form,
@@ -36,7 +37,7 @@ from companion.games.forms import (
 from companion.keys import KEY_COOKIE, forget_key_cookie, group_cookie, load_for_edit, load_game, with_key_cookie
 from companion.keys import can_edit as key_held
 from companion.models import Game
-from companion.services import contract, groups, kinds, pot, rummy, seating, store, transfer
+from companion.services import contract, groups, kinds, pool, pot, rummy, seating, store, transfer
 from companion.services.store import PRESETS, RUMMY_PRESETS
 from companion.sharing.links import share_url
 from companion.viewer_pages import viewer_page
@@ -151,11 +152,17 @@ def import_game() -> Any:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Any:
     variant = request.values.get("variant") or RUMMY_PRESETS[0]
-    if variant not in RUMMY_PRESETS:
+    in_pool = store.preset_kind(variant) == pool.KIND
+    if variant not in RUMMY_PRESETS and not in_pool:
         variant = RUMMY_PRESETS[0]
     preset = PRESETS[variant]
     group = _group_asked()
-    form = new_game_form(rummy.preset_defaults(variant), preset.max_players, rummy.preset_option_specs(variant))
+    if in_pool:  # pool rummy: its house options in its own numbers, and the buy-in
+        form = new_game_form(
+            pool.preset_defaults(variant), preset.max_players, pool.option_specs(variant), buy_in_fields()
+        )
+    else:
+        form = new_game_form(rummy.preset_defaults(variant), preset.max_players, rummy.preset_option_specs(variant))
     ways = store.first_dealer_ways(preset)
     set_dealer_ways(form, ways, preset.max_players)
     if group is not None and request.method == "GET":
@@ -164,9 +171,12 @@ def new_game() -> Any:
     if form.validate_on_submit():
         try:
             dealer, method, scorekeeper = form.checked_dealer_choice()
-            chosen = (variant, form.player_names(), form.option_values(), dealer, method, scorekeeper)
+            options = form.option_values()
+            if in_pool:
+                options[pool.BUY_IN_KEY] = pool.money_cents(form.buy_in.data or "0", form.buy_in.label.text)
+            chosen = (variant, form.player_names(), options, dealer, method, scorekeeper)
             if group is None:
-                game, key = rummy.create_game(*chosen)
+                game, key = kinds.create_game(*chosen)
             else:  # the group's key, held in this phone's cookie, is checked by the service
                 game, key = groups.start_game(group, request.cookies.get(group_cookie(group.id)), *chosen)
         except ServiceError as failure:
@@ -180,7 +190,7 @@ def new_game() -> Any:
         "games/new_game.html",
         form=form,
         preset=preset,
-        variants=rummy.variant_choices(),
+        variants=(*rummy.variant_choices(), *pool.variant_choices()),
         ways=ways,
         error=error,
         group=group,
@@ -202,6 +212,8 @@ def _group_asked() -> Any:
 @bp.get("/games/<game_id>")
 def game_page(game_id: str) -> Any:
     game = load_game(game_id)
+    if pool.is_pool(game):  # a game of deals with a knock-out: its page is the pool page (companion.pool)
+        return redirect(url_for("pool.pool_page", game_id=game.id), 303)
     if not kinds.of(game).in_rounds:  # a game of hands: its page is the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id), 303)
     return render_game(game)
@@ -409,6 +421,8 @@ def rematch(game_id: str) -> Any:
 @bp.get("/games/<game_id>/delete")
 def confirm_delete(game_id: str) -> Any:
     game = load_for_edit(game_id)
+    if pool.is_pool(game):  # its delete button is on the pool page (companion.pool)
+        return redirect(url_for("pool.pool_page", game_id=game.id, _anchor="delete"), 303)
     if not kinds.of(game).in_rounds:  # its delete button is on the hand screen (companion.play_or_pay)
         return redirect(url_for("play_or_pay.hand_page", game_id=game.id, _anchor="delete"), 303)
     form = ActionForm(data={"version": game.version})
@@ -424,6 +438,8 @@ def delete_game(game_id: str) -> Any:
 @bp.get("/games/<game_id>/pot")
 def ledger_page(game_id: str) -> str:
     game = load_game(game_id)
+    if pool.is_pool(game):
+        abort(404, description="A pool game's pot and who paid it are on its page.")
     if not kinds.of(game).in_rounds:
         abort(404, description="Play or Pay keeps chips, not a pot: the chip ledger is on the hand screen.")
     view = rummy.build_view(game)

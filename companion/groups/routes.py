@@ -24,7 +24,7 @@ from companion.groups.forms import JoinGroupForm, NewGroupForm, StartGameForm
 from companion.keys import KEY_MAX_AGE, check_group_key, group_cookie, with_key_cookie
 from companion.models import Group
 from companion.services import groups as service
-from companion.services import rummy
+from companion.services import pool, rummy
 from companion.services.play_or_pay import PLAY_OR_PAY
 from companion.sharing.forms import MAX_KEY_LENGTH
 from companion.sharing.links import JOIN_PARAMETER, join_url, public_base, qr_svg
@@ -67,7 +67,8 @@ def _share_url(group: Group) -> str:
 
 
 def _variant_choices() -> list[tuple[str, str]]:
-    return [(choice.id, choice.name) for choice in rummy.variant_choices()] + [(PLAY_OR_PAY, "Play or Pay")]
+    games = (*rummy.variant_choices(), *pool.variant_choices())
+    return [(choice.id, choice.name) for choice in games] + [(PLAY_OR_PAY, "Play or Pay")]
 
 
 def _start_form(group: Group) -> StartGameForm:

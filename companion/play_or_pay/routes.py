@@ -16,7 +16,7 @@ from companion.games.forms import ActionForm, dealer_choices, field_refusal, for
 from companion.keys import KEY_COOKIE, can_edit, load_for_edit, load_game, with_key_cookie
 from companion.models import Game
 from companion.play_or_pay.forms import HandEventForm, PlayOrPayForm, purchase_form
-from companion.services import kinds, play_or_pay, rummy, store
+from companion.services import kinds, play_or_pay, pool, rummy, store
 from companion.services.store import PRESETS
 from companion.sharing.links import share_url
 
@@ -55,7 +55,7 @@ def new_play_or_pay() -> Any:
         "play_or_pay/new_play_or_pay.html",
         form=form,
         preset=PRESETS[play_or_pay.PLAY_OR_PAY],
-        variants=rummy.variant_choices(),
+        variants=(*rummy.variant_choices(), *pool.variant_choices()),
         ways=store.first_dealer_ways(PRESETS[play_or_pay.PLAY_OR_PAY]),
         error=error,
     )

@@ -8,6 +8,7 @@ answered with its sentence and nothing is stored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -33,7 +34,7 @@ from engine.pool import game as pool_game
 from engine.pool.cut import PoolDeal, deal_by_cut, deal_by_wild
 from engine.pool.deal import parse_result, result_points
 from engine.pool.errors import Refusal
-from engine.rules import RuleSet, rule_set
+from engine.rules import EliminatedAt, OptionSpec, RuleSet, rule_set
 
 KIND = "pool"
 """The preset kind (engine.rules.Preset.kind) of pool rummy: pool-101 and pool-201."""
@@ -434,3 +435,90 @@ def verify_replay(game: Game) -> None:
             standings = _apply(standings, event.kind, event.data)
         except Refusal as refusal:
             raise InvalidInput(f"event {number} ({event.kind}) is refused: {refusal}") from refusal
+
+
+# ---------------------------------------------------------------- the pages (companion/pool, the new-game form)
+
+
+def variant_choices() -> tuple[Any, ...]:
+    """Pool Rummy 101 and 201 as the new-game page offers them (companion.services.rummy.VariantChoice)."""
+    from companion.services.rummy import VariantChoice
+
+    return tuple(
+        VariantChoice(preset.id, preset.name, preset.min_players, preset.max_players, preset.summary, preset.wild_text)
+        for preset in PRESETS.values()
+        if preset.kind == KIND
+    )
+
+
+def preset_defaults(variant: str) -> dict[str, Any]:
+    """The preset's default house options as JSON values (for the new-game form)."""
+    rules: RuleSet = engine_call(rule_set, variant, {})
+    return rules.options_json()
+
+
+def option_specs(variant: str) -> dict[str, OptionSpec]:
+    """The preset's house options (RULES.md 11.5) for the new-game form, named in the preset's own numbers:
+    "Out at 101 or more", "Rejoin only while the highest total still in is at most 79"."""
+    rules: RuleSet = engine_call(rule_set, variant, {})
+    options = rules.options
+    limit = options.pool_limit
+    words = {
+        "pool_limit": ("Pool limit", f"A player whose total reaches {limit} is out."),
+        "eliminated_at": ("Who is out", f"Out at {limit} or more, or only above {limit}."),
+        "first_drop": ("First drop, points", f"Giving up before drawing a first card scores {options.first_drop}."),
+        "middle_drop": ("Middle drop, points", f"Giving up later, before anyone shows, scores {options.middle_drop}."),
+        "full_count": ("Full count, points", f"Giving up after the show scores {options.full_count}; no count more."),
+        "wrong_show": ("Wrong show, points", f"A show that is not valid scores {options.wrong_show}."),
+        "rejoin_cutoff": (
+            "Rejoin cutoff",
+            f"Rejoin only while the highest total still in is at most {options.rejoin_cutoff}; "
+            "type off to allow it always.",
+        ),
+        "max_rejoins": ("Rejoins per player", "How many times a player may buy back in: a number, or unlimited."),
+        "max_drops": ("Drops per player", "First and middle drops together in a game: a number, or unlimited."),
+        "jokers_per_deck": ("Printed jokers per deck", "0, 1 or 2 in each of the two decks."),
+        "cut_joker": ("Cut a joker each deal", "A card is cut after the deal and every card of its rank is wild."),
+        "printed_joker_cut": ("When a printed joker is cut", "The aces become wild, or only the printed jokers are."),
+        "long_sets": ("Long sets", "A set may hold more than four cards; its natural cards show different suits."),
+        "wild_limit": ("Wild cards per meld", "Any number, or at least one card standing for itself."),
+        "split": ("Suggested split", "How the companion suggests sharing the pot when the table agrees to split."),
+    }
+    labels = {
+        "eliminated_at": (f"Out at {limit} or more", f"Out only above {limit}"),
+        "printed_joker_cut": ("The aces are wild", "Only the printed jokers are wild"),
+        "split": ("By drops left", "Equally"),
+    }
+    specs: dict[str, OptionSpec] = {}
+    for spec in rules.option_specs():
+        title, effect = words.get(spec.key, (spec.title, spec.effect))
+        specs[spec.key] = replace(spec, title=title, effect=effect, labels=labels.get(spec.key, spec.labels))
+    return specs
+
+
+MONEY_TEXT = re.compile(r"^\s*[$€£₹]?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*$")
+
+
+def money_cents(text: object, what: str) -> int:
+    """Money typed as a table writes it ("5", "5.00", "$5.50", "1,000") in cents; InvalidInput naming `what`.
+
+    >>> money_cents("5", "Buy-in"), money_cents("$1,250.5", "Buy-in"), money_cents(" 0.05 ", "Buy-in")
+    (500, 125050, 5)
+    """
+    found = MONEY_TEXT.match(str(text)) if isinstance(text, str) and len(text) <= 24 else None
+    if found is None:
+        raise InvalidInput(f'{what}: an amount of money such as 5.00, not "{str(text)[:24]}"')
+    whole, fraction = found.group(1).replace(",", ""), (found.group(2) or "").ljust(2, "0")
+    return int(whole) * 100 + int(fraction)
+
+
+def out_at(pool: Pool) -> int:
+    """The lowest total that puts a player out (D-PR12): the limit, or one above it with eliminated_at=pass."""
+    options = pool.rules.options
+    return options.pool_limit + (1 if options.eliminated_at is EliminatedAt.PASS else 0)
+
+
+def limit_words(pool: Pool) -> str:
+    """The limit in words: "Out at 101 or more", or "Out only above 101"."""
+    limit = pool.rules.options.pool_limit
+    return f"Out at {limit} or more" if out_at(pool) == limit else f"Out only above {limit}"

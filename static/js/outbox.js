@@ -1,5 +1,6 @@
 // Card Table Companion: the outbox of the taps and small forms (issue 24): Play or Pay's taps, quick mode
-// and chip purchases (js/play-or-pay.js), Contract Rummy's buys (js/buys.js). `add` keeps a write in the
+// and chip purchases (js/play-or-pay.js), Contract Rummy's buys (js/buys.js), pool rummy's deals, rejoins and split
+// (js/pool.js). `add` keeps a write in the
 // phone's storage with its Idempotency-Key and sends it; with no answer (no connection, a timeout, 502, 503,
 // 504) it stays, the page says so, and it is sent again by itself, in the order made, when the connection
 // returns (online, the page visible again, a backoff timer; never before a 503's Retry-After). A write made
@@ -117,7 +118,7 @@
       area.className = "outbox";
       area.setAttribute("aria-live", "polite");
     }
-    var anchor = main.querySelector("#hand, #buys, #buy, #quick") || main.firstChild;
+    var anchor = main.querySelector("#hand, #buys, #buy, #quick, #offers, #deal-entry, #split") || main.firstChild;
     if (area.nextSibling !== anchor) { anchor.parentNode.insertBefore(area, anchor); }
     area.textContent = "";
     list.forEach(function (item, index) { line(area, item, index === 0); });
