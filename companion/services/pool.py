@@ -319,14 +319,19 @@ def add_deal(
         raise InvalidInput(
             'results must be an object of each player\'s result: "win", "drop", "middle", "full", "wrong" or a count'
         )
+    data: dict[str, Any] = {"results": parsed_results(results), **deal_cut(game, cut, wild)}
+    return _record(game, "deal", data, expected_version)
+
+
+def parsed_results(results: Mapping[str, object]) -> dict[str, str | int]:
+    """Each player's result as stored ("win", "drop", 37, ...); a bad one is refused naming the player."""
     parsed: dict[str, str | int] = {}
     for name, value in results.items():
         try:
             parsed[name] = parse_result(value).to_json()
         except EngineError as error:
             raise InvalidInput(f"{name}: {error}") from error
-    data: dict[str, Any] = {"results": parsed, **deal_cut(game, cut, wild)}
-    return _record(game, "deal", data, expected_version)
+    return parsed
 
 
 def rejoin(game: Game, player: object, expected_version: object = None) -> Pool:
@@ -403,13 +408,7 @@ def canonical_event(game: Game, kind: object, data: object) -> dict[str, Any]:
         results = data.get("results")
         if not isinstance(results, dict):
             raise InvalidInput("a deal needs results: one for every player still in")
-        parsed: dict[str, str | int] = {}
-        for name, value in results.items():
-            try:
-                parsed[name] = parse_result(value).to_json()
-            except EngineError as error:
-                raise InvalidInput(f"{name}: {error}") from error
-        return {"results": parsed, **deal_cut(game, data.get("cut"), data.get("wild"))}
+        return {"results": parsed_results(results), **deal_cut(game, data.get("cut"), data.get("wild"))}
     if kind == "rejoin":
         player = data.get("player")
         if not isinstance(player, str):
