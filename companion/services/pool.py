@@ -19,6 +19,7 @@ from companion.models import Game, GameEvent, utc_now
 from companion.services.store import (
     PRESETS,
     GameSummary,
+    VariantChoice,
     check_version,
     choose_first_dealer,
     clean_players,
@@ -29,6 +30,7 @@ from companion.services.store import (
     require_version,
     store_new_game,
 )
+from companion.services.store import variant_choices as store_variant_choices
 from engine.errors import EngineError
 from engine.pool import game as pool_game
 from engine.pool.cut import PoolDeal, deal_by_cut, deal_by_wild
@@ -439,15 +441,9 @@ def verify_replay(game: Game) -> None:
 # ---------------------------------------------------------------- the pages (companion/pool, the new-game form)
 
 
-def variant_choices() -> tuple[Any, ...]:
-    """Pool Rummy 101 and 201 as the new-game page offers them (companion.services.rummy.VariantChoice)."""
-    from companion.services.rummy import VariantChoice
-
-    return tuple(
-        VariantChoice(preset.id, preset.name, preset.min_players, preset.max_players, preset.summary, preset.wild_text)
-        for preset in PRESETS.values()
-        if preset.kind == KIND
-    )
+def variant_choices() -> tuple[VariantChoice, ...]:
+    """Pool Rummy 101 and 201 as the new-game page offers them."""
+    return store_variant_choices(KIND)
 
 
 def preset_defaults(variant: str) -> dict[str, Any]:

@@ -24,10 +24,9 @@ from companion.services.contract import Fan
 from companion.services.pot import PotView
 from companion.services.sheets import KNOCKING_VARIANTS
 from companion.services.store import (
-    PRESETS,
     ROUNDS_KIND,
-    RUMMY_PRESETS,
     GameSummary,
+    VariantChoice,
     check_version,
     choose_first_dealer,
     clean_players,
@@ -40,6 +39,7 @@ from companion.services.store import (
     store_new_game,
     suit_faces,
 )
+from companion.services.store import variant_choices as store_variant_choices
 from engine import seating as seats
 from engine.rules import OptionSpec, Preset, RuleSet
 from engine.schedule import RoundInfo, round_info, schedule
@@ -263,26 +263,12 @@ def _change_json(change: dict[str, Any]) -> dict[str, Any]:
     return {**change, "words": seating.change_words(change)}
 
 
-@dataclass(frozen=True)
-class VariantChoice:
-    """A preset offered on the new-game page."""
-
-    id: str
-    name: str
-    min_players: int
-    max_players: int
-    summary: str
-    wild_text: str
-
-
 # ---------------------------------------------------------------- engine calls
 
 
 def variant_choices() -> tuple[VariantChoice, ...]:
-    return tuple(
-        VariantChoice(p.id, p.name, p.min_players, p.max_players, p.summary, p.wild_text)
-        for p in (PRESETS[preset_id] for preset_id in RUMMY_PRESETS)
-    )
+    """The games played in rounds, as the new-game page offers them."""
+    return store_variant_choices(KIND)
 
 
 def preset_defaults(variant: str) -> dict[str, Any]:

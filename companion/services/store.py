@@ -128,6 +128,27 @@ def not_in_rounds(variant: object) -> str:
     return "Play or Pay is played in hands, not rounds"
 
 
+@dataclass(frozen=True)
+class VariantChoice:
+    """A preset offered on the new-game page."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+    wild_text: str
+
+
+def variant_choices(kind: str) -> tuple[VariantChoice, ...]:
+    """The presets of one kind ("rummy", "pool"), in the catalogue's order, as the new-game page offers them."""
+    return tuple(
+        VariantChoice(preset.id, preset.name, preset.min_players, preset.max_players, preset.summary, preset.wild_text)
+        for preset in PRESETS.values()
+        if preset.kind == kind
+    )
+
+
 def is_whole(value: object) -> bool:
     """Whether a JSON value is a whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
