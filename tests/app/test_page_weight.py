@@ -44,7 +44,8 @@ def test_scripts_and_stylesheets_are_served_minified_with_etags(app: Flask, clie
         again = client.get(f"/static/{name}", headers={"If-None-Match": served.headers["ETag"]})
         assert again.status_code == 304 and again.data == b""
     round_entry = client.get("/static/js/round-entry.js").data.decode()
-    assert 'api.outbox("ctc:outbox:"' in round_entry  # the code is there, only shorter
+    assert '.outbox("ctc:outbox:"' in round_entry and "CardTableRoundEntry" in round_entry  # there, only shorter
+    assert "function enqueue(" not in round_entry  # local names shortened
     icon = client.get("/static/icon.svg")  # any other file as Flask sends it
     assert icon.status_code == 200 and icon.data == (paths.static_folder() / "icon.svg").read_bytes()
     assert client.get("/static/js/no-such-file.js").status_code == 404
