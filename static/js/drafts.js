@@ -180,14 +180,30 @@
     return element;
   }
 
-  // Before <main> is swapped: typed values go into the fresh forms; forms that no longer fit stay.
+  // A form's fields by name and kind: a fresh form with the same ones can be kept as it is on the page.
+  function shape(form) {
+    return fields(form).map(function (field) { return field.name + field.type + (field.type === "radio" ? field.value : ""); }).join();
+  }
+
+  // Before <main> is swapped: typed values go into the fresh forms; forms that no longer fit stay. The
+  // form being typed in, when the fresh one has the same fields, is kept itself with the fresh hidden
+  // values (the version): returned as {kept, twin} for js/live.js to put in place of its twin.
   function keep(current, fresh) {
     preparers.forEach(function (prepare) { prepare(fresh); });
     var stale = [];
+    var held = null;
     each(current.querySelectorAll("form[data-draft]"), function (form) {
+      var twin = named(fresh, form.getAttribute("data-draft"));
+      if (twin && form.contains(document.activeElement) && shape(twin) === shape(form)) {
+        each(twin.querySelectorAll("input[type=hidden][name]"), function (input) {
+          var mine = form.querySelector('input[type=hidden][name="' + CSS.escape(input.name) + '"]');
+          if (mine) { mine.value = input.value; }
+        });
+        held = { kept: form, twin: twin };
+        return;
+      }
       var draft = get(form);
       if (!draft || !draft.values || draft.sent) { return; }
-      var twin = named(fresh, form.getAttribute("data-draft"));
       if (twin) { fill(twin, draft.values); return; } // still fits: the fresh version, the typed values
       form.setAttribute("data-stale", "");
       place(form, fresh);
@@ -199,6 +215,7 @@
         if (document.dispatchEvent(event)) { plainNotice(form); }
       });
     }, 0);
+    return held;
   }
 
   function typedIn(event) {

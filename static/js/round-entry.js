@@ -21,7 +21,7 @@
   var box = api.outbox("ctc:outbox:", { render: render, landed: landed, conflicted: conflicted, refused: refused });
   var flush = box.flush;
   var forget = box.forget;
-  var landing = null; // the key of the entry just saved by a tap: the eye goes to the standings after it
+  var landing = null; // the key of the entry just saved by a tap (its Save stays disabled while it is sent)
 
   function entryForm() { return document.getElementById("round-entry"); }
 
@@ -86,13 +86,14 @@
     drafts.drop(form);
     landing = item.key;
     flush();
+    land(document.getElementById("standings-h")); // now, not when the answer comes: the page moves only at a tap
   }
 
   function landed(item) {
     var tapped = landing === item.key;
     api.refresh(function (main) {
       render();
-      if (tapped) { land(main.querySelector("#result-h") || main.querySelector("#standings-h")); }
+      if (tapped) { land(main.querySelector("#result-h")); } // the game is over
     }, false).catch(render);
   }
 
@@ -239,7 +240,9 @@
     drafts.restore(form);
   }
 
-  function render() {
+  function render() { window.CardTableLive.steady(show); } // a line come or gone above the form moves it not
+
+  function show() {
     var main = document.querySelector("main");
     var form = entryForm();
     var list = box.read();

@@ -366,3 +366,113 @@ def test_a_correction_without_a_connection_waits_in_the_outbox_and_is_sent_when_
     assert api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][0]["scores"]["Cy"] == 9
     assert page.evaluate(_STAYED) == "yes"
     assert [error for error in page.errors if "ERR_INTERNET_DISCONNECTED" not in error] == []
+
+
+# Where the next round's form is on the screen, and what it holds, while it is being typed.
+_TYPING = """() => {
+  const form = document.querySelector('#round-entry');
+  const label = form.querySelector('label.radio:nth-child(3)');
+  return {top: Math.round(label.getBoundingClientRect().top), round: form.getAttribute('data-round'),
+          chosen: (form.querySelector('input[name=went_out]:checked') || {}).value || '',
+          ann: form.querySelector('[data-player=Ann]').value, focused: document.activeElement.id,
+          caret: document.activeElement.selectionStart};
+}"""
+
+
+def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(browser: Any, base_url: str) -> None:
+    """Round 2 is saved and the page that shows it held on its way (a slow Wi-Fi); round 3 is begun
+    meanwhile: who went out, a score, the finger in the next field. When round 2's page comes, nothing
+    chosen or typed changes, the field keeps the focus and the caret, and the form stays where it was on
+    the screen, so a tap in that moment lands where it was aimed (it used to move, and a tap missed)."""
+    from playwright.sync_api import expect
+
+    players = SIX[2:]  # Cy, Dee, Evangeline, Fitzgerald
+    game = _game(base_url, "pay-me", ["Ann", *players[1:]], rounds=1)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, service_workers="block"
+    )  # the page's own fetches, held below
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _join(page, base_url, game)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"{base_url}/games/{game['id']}", hold)
+    with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
+        _save_round(page, ["Ann", *players[1:]], 2)  # stored; the page that shows it is asked for
+    shown = page.locator("body").get_attribute("data-live-version")
+    form = page.locator("#round-entry")
+    form.locator("label.radio").nth(1).tap()  # Dee went out
+    form.get_by_role("textbox", name="Ann", exact=True).fill("12")
+    form.get_by_role("textbox", name="Evangeline", exact=True).fill("1")  # the finger is here
+    page.keyboard.press("ArrowLeft")
+    before = page.evaluate(_TYPING)
+    assert before["round"] == "3" and before["chosen"] == "Dee" and before["caret"] == 0, before
+
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator("body")).not_to_have_attribute("data-live-version", shown or "")
+    after = page.evaluate(_TYPING)
+    assert after == before
+    page.keyboard.type("2")  # the keys go on where they went
+    form.get_by_role("textbox", name="Fitzgerald", exact=True).fill("3")
+    page.get_by_role("button", name="Save round 3").tap()
+    expect(page.locator("#entry-h")).to_have_text("Enter round 4 scores")
+    expect(page.locator("#sheet tbody tr")).to_have_count(3)
+    third = api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][2]
+    assert third["went_out"] == "Dee" and third["scores"] == {"Ann": 12, "Dee": 0, "Evangeline": 21, "Fitzgerald": 3}
+    assert errors == []
+    context.close()
+
+
+def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any, base_url: str) -> None:
+    """The finger goes down on "who went out" while the saved round's page is on its way, and comes up
+    after it came: the page waits for the finger, so the tap chooses the player (a page swapped in
+    between the two used to lose the tap: it began on a form that was no longer there)."""
+    from playwright.sync_api import expect
+
+    players = ["Ann", "Bob", "Cy"]
+    game = _game(base_url, "pay-me", players, rounds=1)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, service_workers="block")
+    page = context.new_page()
+    _join(page, base_url, game)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"{base_url}/games/{game['id']}", hold)
+    with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
+        _save_round(page, players, 2)
+    shown = page.locator("body").get_attribute("data-live-version")
+    box = page.locator("#round-entry label.radio").nth(1).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_function("() => true")  # the route's handler has run
+    holding[0] = False
+    with page.expect_response(lambda response: response.url.endswith(f"/games/{game['id']}")) as answer:
+        for route in held:
+            route.continue_()
+    answer.value.finished()
+    page.evaluate(
+        "() => new Promise(done => { let turns = 10; (function turn() { turns-- ? setTimeout(turn) : done(); })(); })"
+    )
+    assert page.locator("body").get_attribute("data-live-version") == shown  # not under the finger
+    page.mouse.up()
+    expect(page.locator("body")).not_to_have_attribute("data-live-version", shown or "")
+    expect(page.locator("#round-entry input[name=went_out][value=Bob]")).to_be_checked()
+    expect(page.locator("#entry-h")).to_have_text("Enter round 3 scores")
+    context.close()
