@@ -84,3 +84,24 @@ def check_phone_layout(page: Any, tap_targets: str, exclude: str | None = None) 
     """Nothing wider than a 360 px phone, and every tap target at least 44 px tall."""
     assert small_tap_targets(page, tap_targets, exclude) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+class HeldRequests:
+    """A page's own requests for `address` held on their way, as on a slow Wi-Fi, until `release()`.
+    The page's context must block service workers (service_workers="block"), or their fetches pass."""
+
+    def __init__(self, page: Any, address: str) -> None:
+        self.routes: list[Any] = []
+        self.holding = True
+        page.route(address, self._hold)
+
+    def _hold(self, route: Any) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()

@@ -43,10 +43,9 @@
       if (form.contains(active) || (!found && box.bottom > 0 && box.top < window.innerHeight)) { found = form; }
     });
     var top = found && found.getBoundingClientRect().top;
-    var result = change();
+    change();
     var now = found && document.getElementById(found.id);
     if (now) { window.scrollBy(0, now.getBoundingClientRect().top - top); }
-    return result;
   }
 
   // The form being typed in stays in the document where its fresh twin goes, so its field keeps the
@@ -115,15 +114,13 @@
         var fresh = doc.querySelector("main");
         var current = document.querySelector("main");
         if (!fresh || !current) { return false; }
-        return steady(function () {
-          if (!older(doc.body, document.body)) { // else overtaken by a newer page (two taps, a poll): that one stays
-            swap(current, fresh);
-            document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
-            document.title = doc.title;
-          }
-          if (after) { after(current); }
-          return true;
-        });
+        if (!older(doc.body, document.body)) { // else overtaken by a newer page (two taps, a poll): that one stays
+          steady(function () { swap(current, fresh); });
+          document.body.setAttribute("data-live-version", doc.body.getAttribute("data-live-version") || "");
+          document.title = doc.title;
+        }
+        if (after) { after(current); } // the page's own moves (a landing) are its to make
+        return true;
       });
   }
   window.CardTableLive = { load: load, steady: steady };

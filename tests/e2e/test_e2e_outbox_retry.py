@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser import HeldRequests
 from tests.e2e.test_e2e_never_lose import PHONE, RESEND_WAIT_MS, _box, _game, _join, _save_round, _state, phones
 
 pytestmark = pytest.mark.browser
@@ -83,24 +84,13 @@ def test_a_round_saved_before_the_last_ones_page_comes_is_typed_against_the_vers
     context = browser.new_context(**PHONE, service_workers="block")  # the page's own fetches, held below
     page = context.new_page()
     _join(page, base_url, game)
-    held: list[Any] = []
-    holding = [True]
-
-    def hold(route: Any) -> None:  # the page, held while `holding`
-        if holding[0]:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(f"{base_url}/games/{game['id']}", hold)
+    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
     with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
         _save_round(page, 1, "Ann", {"Ann": "0", "Bob": "7", "Cy": "8", "Dee": "9"})  # stored, its page asked for
     with page.expect_response(lambda response: response.url.endswith("/rounds")) as answered:
         _save_round(page, 2, "Bob", {"Ann": "4", "Bob": "0", "Cy": "5", "Dee": "6"})
     assert answered.value.status == 201
-    holding[0] = False
-    for route in held:
-        route.continue_()
+    held.release()
     expect(page.locator("#entry-h")).to_have_text("Enter round 3 scores")
     assert [played["scores"]["Dee"] for played in _state(base_url, game)["rounds"]] == [9, 6]
     context.close()

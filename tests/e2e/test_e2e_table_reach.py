@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser import HeldRequests
 from tests.e2e.test_accessibility import _RUN_AXE, AXE, BLOCKING
 from tests.servers import call
 
@@ -343,6 +345,8 @@ def test_a_correction_without_a_connection_waits_in_the_outbox_and_is_sent_when_
     players = SIX[:3]
     game = _game(base_url, "pay-me", players, rounds=2)
     page = phones()
+    failed: list[tuple[str, str]] = []
+    page.on("requestfailed", lambda request: failed.append((urlsplit(request.url).path, request.failure or "")))
     _join(page, base_url, game)
     page.evaluate(_MARK)
     page.context.set_offline(True)  # js/in-place.js not loaded yet: it cannot come either
@@ -365,7 +369,12 @@ def test_a_correction_without_a_connection_waits_in_the_outbox_and_is_sent_when_
     expect(page.locator("#outbox")).to_be_empty()
     assert api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][0]["scores"]["Cy"] == 9
     assert page.evaluate(_STAYED) == "yes"
-    assert [error for error in page.errors if "ERR_INTERNET_DISCONNECTED" not in error] == []
+    # The requests made without a connection failed (through the service worker, when it already
+    # holds the page, as ERR_FAILED), and nothing else did.
+    assert [error for error in page.errors if not error.startswith("Failed to load resource: net::")] == []
+    offline = {f"/games/{game['id']}/rounds/1/edit", f"/api/games/{game['id']}/rounds/1", "/static/js/in-place.js"}
+    assert {path for path, _ in failed} <= offline, failed
+    assert {why for _, why in failed} <= {"net::ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED"}, failed
 
 
 # Where the next round's form is on the screen, and what it holds, while it is being typed.
@@ -395,16 +404,7 @@ def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(b
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     _join(page, base_url, game)
-    held: list[Any] = []
-    holding = [True]
-
-    def hold(route: Any) -> None:
-        if holding[0]:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(f"{base_url}/games/{game['id']}", hold)
+    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
     with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
         _save_round(page, ["Ann", *players[1:]], 2)  # stored; the page that shows it is asked for
     shown = page.locator("body").get_attribute("data-live-version")
@@ -416,9 +416,7 @@ def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(b
     before = page.evaluate(_TYPING)
     assert before["round"] == "3" and before["chosen"] == "Dee" and before["caret"] == 0, before
 
-    holding[0] = False
-    for route in held:
-        route.continue_()
+    held.release()
     expect(page.locator("body")).not_to_have_attribute("data-live-version", shown or "")
     after = page.evaluate(_TYPING)
     assert after == before
@@ -444,16 +442,7 @@ def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, service_workers="block")
     page = context.new_page()
     _join(page, base_url, game)
-    held: list[Any] = []
-    holding = [True]
-
-    def hold(route: Any) -> None:
-        if holding[0]:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(f"{base_url}/games/{game['id']}", hold)
+    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
     with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
         _save_round(page, players, 2)
     shown = page.locator("body").get_attribute("data-live-version")
@@ -461,11 +450,8 @@ def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.wait_for_function("() => true")  # the route's handler has run
-    holding[0] = False
     with page.expect_response(lambda response: response.url.endswith(f"/games/{game['id']}")) as answer:
-        for route in held:
-            route.continue_()
+        held.release()
     answer.value.finished()
     page.evaluate(
         "() => new Promise(done => { let turns = 10; (function turn() { turns-- ? setTimeout(turn) : done(); })(); })"
