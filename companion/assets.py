@@ -63,6 +63,9 @@ def minified(path: Path) -> Minified:
         return found
     source = path.read_text(encoding="utf-8")
     with _lock:  # once per file, and the parser is not known to be safe across threads
+        found = _kept.get(path)
+        if found is not None and found.made_from == changed:  # made meanwhile (the warm-up, another request)
+            return found
         body = MINIFIERS[path.suffix](source).encode("utf-8")
         made = Minified(changed, body, hashlib.sha256(body).hexdigest()[:32])
         _kept[path] = made
