@@ -41,17 +41,17 @@
     function scoresZero(radio) {
       var input = form.querySelector('input[data-player="' + CSS.escape(radio.value) + '"]');
       if (radio.checked && input && !input.value.trim()) { input.value = "0"; }
-      refresh();
     }
 
     radios.forEach(function (radio) {
-      radio.addEventListener("change", function () { scoresZero(radio); });
+      radio.addEventListener("change", function () { scoresZero(radio); refresh(); });
       scoresZero(radio); // chosen before this script came (a quick tap on a slow connection)
     });
     inputs.forEach(function (input) { input.addEventListener("input", refresh); });
     form.addEventListener("focusin", function (event) { // a typed field, not a tapped one: a tap must not move the page
       if (event.target.type === "text") { event.target.scrollIntoView({ block: "nearest" }); }
     });
+    refresh();
   }
 
   // Issue 27: the first "Who went out?" choice in view, above the sticky Save, on opening and after a save.
