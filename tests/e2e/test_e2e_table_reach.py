@@ -388,6 +388,23 @@ _TYPING = """() => {
 }"""
 
 
+def _round_2_saved_its_page_held(
+    browser: Any, base_url: str, players: list[str]
+) -> tuple[dict[str, Any], Any, HeldRequests]:
+    """A touch phone that has saved round 2 of a Pay Me game, the page that shows it held on its way
+    (its context blocks service workers, whose fetches would pass the hold)."""
+    game = _game(base_url, "pay-me", players, rounds=1)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
+    _join(page, base_url, game)
+    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
+    with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
+        _save_round(page, players, 2)  # stored; the page that shows it is asked for
+    return game, page, held
+
+
 def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(browser: Any, base_url: str) -> None:
     """Round 2 is saved and the page that shows it held on its way (a slow Wi-Fi); round 3 is begun
     meanwhile: who went out, a score, the finger in the next field. When round 2's page comes, nothing
@@ -395,18 +412,9 @@ def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(b
     the screen, so a tap in that moment lands where it was aimed (it used to move, and a tap missed)."""
     from playwright.sync_api import expect
 
-    players = SIX[2:]  # Cy, Dee, Evangeline, Fitzgerald
-    game = _game(base_url, "pay-me", ["Ann", *players[1:]], rounds=1)
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, service_workers="block"
-    )  # the page's own fetches, held below
-    page = context.new_page()
+    game, page, held = _round_2_saved_its_page_held(browser, base_url, ["Ann", "Dee", "Evangeline", "Fitzgerald"])
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _join(page, base_url, game)
-    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
-    with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
-        _save_round(page, ["Ann", *players[1:]], 2)  # stored; the page that shows it is asked for
     shown = page.locator("body").get_attribute("data-live-version")
     form = page.locator("#round-entry")
     form.locator("label.radio").nth(1).tap()  # Dee went out
@@ -428,7 +436,7 @@ def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(b
     third = api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][2]
     assert third["went_out"] == "Dee" and third["scores"] == {"Ann": 12, "Dee": 0, "Evangeline": 21, "Fitzgerald": 3}
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any, base_url: str) -> None:
@@ -437,14 +445,7 @@ def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any
     between the two used to lose the tap: it began on a form that was no longer there)."""
     from playwright.sync_api import expect
 
-    players = ["Ann", "Bob", "Cy"]
-    game = _game(base_url, "pay-me", players, rounds=1)
-    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, service_workers="block")
-    page = context.new_page()
-    _join(page, base_url, game)
-    held = HeldRequests(page, f"{base_url}/games/{game['id']}")
-    with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
-        _save_round(page, players, 2)
+    game, page, held = _round_2_saved_its_page_held(browser, base_url, ["Ann", "Bob", "Cy"])
     shown = page.locator("body").get_attribute("data-live-version")
     box = page.locator("#round-entry label.radio").nth(1).bounding_box()
     assert box is not None
@@ -461,4 +462,4 @@ def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any
     expect(page.locator("body")).not_to_have_attribute("data-live-version", shown or "")
     expect(page.locator("#round-entry input[name=went_out][value=Bob]")).to_be_checked()
     expect(page.locator("#entry-h")).to_have_text("Enter round 3 scores")
-    context.close()
+    page.context.close()
