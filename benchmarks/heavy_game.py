@@ -15,10 +15,10 @@ Run from the repository root:  python benchmarks/heavy_game.py [--seconds 15] [-
    - etag: back to back, sending each page's ETag back (``If-None-Match``) as a browser reloading does;
    - floor: back to back, a bare static file (FLOOR_PATH: no database, no template). What any six
      back-to-back clients cost the other table on this machine, whatever they read.
-   Each client reads from a loopback address of its own (127.0.0.2 for the other table, 127.0.N.10
-   and on for the readers of phase N), as phones have theirs; the other table reads its page every
-   ``--probe-pause`` s (5 a second), under the page-read limit, and the readers never wait as a
-   429's Retry-After asks (their 429s are counted apart).
+   Each client reads from a loopback address of its own (127.0.0.2 and on for the other table's
+   ``--phones``, 127.0.N.10 and on for the readers of phase N), as phones have theirs; each of the
+   other table's phones reads its page every ``--probe-pause`` s (5 a second), under the page-read
+   limit, and the readers never wait as a 429's Retry-After asks (their 429s are counted apart).
 
 With ``--nginx`` the phases are served through nginx and deploy/nginx-limits.conf (its per-address
 limits answer 429 before gunicorn). With ``--readers-apart``, the environment variable READERS_CORES
@@ -176,6 +176,7 @@ def phase(
     probe_pause: float = 0.2,
     first: int = 0,
     apart: bool = False,
+    phones: int = 1,
 ) -> dict[str, Any]:
     """The other table's reads (from its own address, pausing `probe_pause` s after each) beside
     `readers` readers of the heavy game, each from an address of its own (127.0.`first`.10 and on),
@@ -191,17 +192,33 @@ def phase(
         receiving, sending = context.Pipe(duplex=False)
         process = context.Process(target=_readers_in_child, args=(sending, *reading))
         process.start()
-        closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
+        other_table(port, other, end, mine, errors, probe_pause, phones)
         theirs: dict[str, list[Any]] = receiving.recv()
         process.join()
     else:
         collected: list[dict[str, list[Any]]] = []
         thread = threading.Thread(target=lambda: collected.append(read_heavy(*reading)))
         thread.start()
-        closed_loop(port, [f"/games/{other}"], end, mine, errors, probe_pause, source="127.0.0.2")
+        other_table(port, other, end, mine, errors, probe_pause, phones)
         thread.join()
         theirs = collected[0]
     return {"mine": mine, "heavy": theirs["heavy"], "errors": errors + theirs["errors"], "refused": theirs["refused"]}
+
+
+def other_table(
+    port: int, other: str, end: float, times: list[float], errors: list[str], pause: float, phones: int
+) -> None:
+    """The other table's `phones` reading its game page until `end`, each from an address of its own
+    (127.0.0.2 and on), pausing `pause` s after each answer."""
+    page = [f"/games/{other}"]
+    threads = [
+        threading.Thread(target=closed_loop, args=(port, page, end, times, errors, pause, False, f"127.0.0.{seat}"))
+        for seat in range(2, 2 + phones)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def read_heavy(
@@ -257,6 +274,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--probe-pause", type=float, default=0.2, help="seconds the other table's reader waits between reads"
+    )
+    parser.add_argument(
+        "--phones", type=int, default=1, help="the other table's phones reading its page, each from its own address"
     )
     args = parser.parse_args()
     wanted = [name for name in args.phases.split(",") if name and name != "alone"]
@@ -395,7 +415,12 @@ def run_phases(
     }
     results = []
     for number, name in enumerate(names):
-        options: dict[str, Any] = {"probe_pause": args.probe_pause, "first": number, "apart": args.readers_apart}
+        options: dict[str, Any] = {
+            "probe_pause": args.probe_pause,
+            "first": number,
+            "apart": args.readers_apart,
+            "phones": args.phones,
+        }
         paths = [FLOOR_PATH] if name == "floor" else heavy_paths
         count = 0 if name == "alone" else readers
         pause = args.pause if name == "paced" else 0.0
