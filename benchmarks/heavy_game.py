@@ -178,42 +178,52 @@ def phase(
     apart: bool = False,
     phones: int = 1,
 ) -> dict[str, Any]:
-    """The other table's reads (from its own address, pausing `probe_pause` s after each) beside
-    `readers` readers of the heavy game, each from an address of its own (127.0.`first`.10 and on),
-    as phones are. With `apart`, the readers run in a process of their own, so the other table's
-    client never waits for their interpreter (as a phone never does)."""
+    """The other table's reads (its `phones`, each from an address of its own, 127.0.0.2 and on, pausing
+    `probe_pause` s after each answer) beside `readers` readers of the heavy game, each from an address
+    of its own (127.0.`first`.10 and on), as phones are. With `apart`, the readers run in a process of
+    their own, so the other table's client never waits for their interpreter (as a phone never does)."""
     end = time.monotonic() + seconds
     addresses = [f"127.0.{first}.{10 + reader}" for reader in range(readers)]
     reading = (port, heavy_paths, end, pause, revalidate, addresses)
     mine: list[float] = []
     errors: list[str] = []
+    table = [f"127.0.0.{seat}" for seat in range(2, 2 + phones)]
+    probing = (port, [f"/games/{other}"], end, mine, errors, probe_pause, False, table)
     if apart:
         context = multiprocessing.get_context("fork")
         receiving, sending = context.Pipe(duplex=False)
         process = context.Process(target=_readers_in_child, args=(sending, *reading))
         process.start()
-        other_table(port, other, end, mine, errors, probe_pause, phones)
+        closed_loops(*probing)
         theirs: dict[str, list[Any]] = receiving.recv()
         process.join()
     else:
         collected: list[dict[str, list[Any]]] = []
         thread = threading.Thread(target=lambda: collected.append(read_heavy(*reading)))
         thread.start()
-        other_table(port, other, end, mine, errors, probe_pause, phones)
+        closed_loops(*probing)
         thread.join()
         theirs = collected[0]
     return {"mine": mine, "heavy": theirs["heavy"], "errors": errors + theirs["errors"], "refused": theirs["refused"]}
 
 
-def other_table(
-    port: int, other: str, end: float, times: list[float], errors: list[str], pause: float, phones: int
+def closed_loops(
+    port: int,
+    paths: list[str],
+    end: float,
+    times: list[float],
+    errors: list[str],
+    pause: float,
+    revalidate: bool,
+    addresses: list[str],
+    refused: list[float] | None = None,
 ) -> None:
-    """The other table's `phones` reading its game page until `end`, each from an address of its own
-    (127.0.0.2 and on), pausing `pause` s after each answer."""
-    page = [f"/games/{other}"]
+    """`closed_loop` from each of `addresses`, each in a thread of its own, until `end`."""
     threads = [
-        threading.Thread(target=closed_loop, args=(port, page, end, times, errors, pause, False, f"127.0.0.{seat}"))
-        for seat in range(2, 2 + phones)
+        threading.Thread(
+            target=closed_loop, args=(port, paths, end, times, errors, pause, revalidate, address, refused)
+        )
+        for address in addresses
     ]
     for thread in threads:
         thread.start()
@@ -228,16 +238,7 @@ def read_heavy(
     heavy: list[float] = []
     errors: list[str] = []
     refused: list[float] = []
-    threads = [
-        threading.Thread(
-            target=closed_loop, args=(port, paths, end, heavy, errors, pause, revalidate, address, refused)
-        )
-        for address in addresses
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    closed_loops(port, paths, end, heavy, errors, pause, revalidate, addresses, refused)
     return {"heavy": heavy, "errors": errors, "refused": refused}
 
 
