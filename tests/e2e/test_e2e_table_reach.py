@@ -35,13 +35,14 @@ def phones(browser: Any) -> Iterator[Any]:
     """Touch phones at 360×740 in a colour scheme, each its own cookies; closed afterwards."""
     opened: list[Any] = []
 
-    def open_phone(scheme: str = "light", csp: bool = True) -> Any:
+    def open_phone(scheme: str = "light", csp: bool = True, service_workers: str = "allow") -> Any:
         context = browser.new_context(
             viewport={"width": 360, "height": 740},
             has_touch=True,
             is_mobile=True,
             color_scheme=scheme,
             bypass_csp=not csp,
+            service_workers=service_workers,
         )
         opened.append(context)
         page = context.new_page()
@@ -389,15 +390,12 @@ _TYPING = """() => {
 
 
 def _round_2_saved_its_page_held(
-    browser: Any, base_url: str, players: list[str]
+    phones: Any, base_url: str, players: list[str]
 ) -> tuple[dict[str, Any], Any, HeldRequests]:
     """A touch phone that has saved round 2 of a Pay Me game, the page that shows it held on its way
     (its context blocks service workers, whose fetches would pass the hold)."""
     game = _game(base_url, "pay-me", players, rounds=1)
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
+    page = phones(service_workers="block")
     _join(page, base_url, game)
     held = HeldRequests(page, f"{base_url}/games/{game['id']}")
     with page.expect_request(lambda request: request.url.endswith(f"/games/{game['id']}")):
@@ -405,16 +403,14 @@ def _round_2_saved_its_page_held(
     return game, page, held
 
 
-def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(browser: Any, base_url: str) -> None:
+def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(phones: Any, base_url: str) -> None:
     """Round 2 is saved and the page that shows it held on its way (a slow Wi-Fi); round 3 is begun
     meanwhile: who went out, a score, the finger in the next field. When round 2's page comes, nothing
     chosen or typed changes, the field keeps the focus and the caret, and the form stays where it was on
     the screen, so a tap in that moment lands where it was aimed (it used to move, and a tap missed)."""
     from playwright.sync_api import expect
 
-    game, page, held = _round_2_saved_its_page_held(browser, base_url, ["Ann", "Dee", "Evangeline", "Fitzgerald"])
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    game, page, held = _round_2_saved_its_page_held(phones, base_url, ["Ann", "Dee", "Evangeline", "Fitzgerald"])
     shown = page.locator("body").get_attribute("data-live-version")
     form = page.locator("#round-entry")
     form.locator("label.radio").nth(1).tap()  # Dee went out
@@ -435,17 +431,16 @@ def test_the_next_round_being_typed_stays_put_when_the_saved_rounds_page_comes(b
     expect(page.locator("#sheet tbody tr")).to_have_count(3)
     third = api(base_url, "GET", f"/api/games/{game['id']}")["rounds"][2]
     assert third["went_out"] == "Dee" and third["scores"] == {"Ann": 12, "Dee": 0, "Evangeline": 21, "Fitzgerald": 3}
-    assert errors == []
-    page.context.close()
+    assert page.errors == []
 
 
-def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any, base_url: str) -> None:
+def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(phones: Any, base_url: str) -> None:
     """The finger goes down on "who went out" while the saved round's page is on its way, and comes up
     after it came: the page waits for the finger, so the tap chooses the player (a page swapped in
     between the two used to lose the tap: it began on a form that was no longer there)."""
     from playwright.sync_api import expect
 
-    game, page, held = _round_2_saved_its_page_held(browser, base_url, ["Ann", "Bob", "Cy"])
+    game, page, held = _round_2_saved_its_page_held(phones, base_url, ["Ann", "Bob", "Cy"])
     shown = page.locator("body").get_attribute("data-live-version")
     box = page.locator("#round-entry label.radio").nth(1).bounding_box()
     assert box is not None
@@ -462,4 +457,3 @@ def test_a_tap_begun_before_the_saved_rounds_page_comes_is_not_lost(browser: Any
     expect(page.locator("body")).not_to_have_attribute("data-live-version", shown or "")
     expect(page.locator("#round-entry input[name=went_out][value=Bob]")).to_be_checked()
     expect(page.locator("#entry-h")).to_have_text("Enter round 3 scores")
-    page.context.close()
